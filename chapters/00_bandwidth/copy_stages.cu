@@ -1,0 +1,109 @@
+#include "copy_stages.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "check.hpp"
+#include "copy_kernels.cuh"
+
+namespace stepwise::bandwidth {
+namespace {
+
+constexpr std::size_t kMaxGridX = 2147483647;  // gridDim.x limit
+
+unsigned grid_for(std::size_t work_items, int threads) {
+  const std::size_t blocks = (work_items + threads - 1) / threads;
+  if (blocks > kMaxGridX) throw std::invalid_argument("n too large for a one-pass grid: " + std::to_string(blocks));
+  return static_cast<unsigned>(blocks == 0 ? 1 : blocks);
+}
+
+unsigned persistent_grid(const CopyConfig& config) {
+  return static_cast<unsigned>(config.blocks_per_sm * current_sm_count());
+}
+
+void require_valid(const CopyConfig& config) {
+  if (config.threads < 32 || config.threads > 1024 || config.threads % 32 != 0)
+    throw std::invalid_argument("threads per block must be a multiple of 32 in [32, 1024]");
+  if (config.blocks_per_sm < 1) throw std::invalid_argument("blocks per SM must be at least 1");
+  if (config.sequence < 32 || config.sequence % 32 != 0)
+    throw std::invalid_argument("warp sequence must be a positive multiple of 32");
+}
+
+void require_aligned(const void* pointer, std::size_t alignment) {
+  if (reinterpret_cast<std::uintptr_t>(pointer) % alignment != 0)
+    throw std::invalid_argument("vectorized copy needs " + std::to_string(alignment) + "-byte-aligned pointers");
+}
+
+}  // namespace
+
+int current_sm_count() {
+  static int cached_device = -1;
+  static int cached_count = 0;
+  int device = 0;
+  STEPWISE_CUDA_CHECK(cudaGetDevice(&device));
+  if (device != cached_device) {
+    STEPWISE_CUDA_CHECK(cudaDeviceGetAttribute(&cached_count, cudaDevAttrMultiProcessorCount, device));
+    cached_device = device;
+  }
+  return cached_count;
+}
+
+void copy_one_per_thread(const std::int32_t* in, std::int32_t* out, std::size_t n, const CopyConfig& config,
+                         cudaStream_t stream) {
+  require_valid(config);
+  if (n == 0) return;
+  kernels::copy_one_per_thread<<<grid_for(n, config.threads), config.threads, 0, stream>>>(in, out, n);
+  STEPWISE_CHECK_LAUNCH();
+}
+
+void copy_grid_stride(const std::int32_t* in, std::int32_t* out, std::size_t n, const CopyConfig& config,
+                      cudaStream_t stream) {
+  require_valid(config);
+  if (n == 0) return;
+  kernels::copy_grid_stride<<<persistent_grid(config), config.threads, 0, stream>>>(in, out, n);
+  STEPWISE_CHECK_LAUNCH();
+}
+
+void copy_warp_sequences(const std::int32_t* in, std::int32_t* out, std::size_t n, const CopyConfig& config,
+                         cudaStream_t stream) {
+  require_valid(config);
+  if (n == 0) return;
+  const std::size_t sequence = static_cast<std::size_t>(config.sequence);
+  const std::size_t warps = (n + sequence - 1) / sequence;
+  kernels::copy_warp_sequences<<<grid_for(warps * 32, config.threads), config.threads, 0, stream>>>(in, out, n,
+                                                                                                    sequence);
+  STEPWISE_CHECK_LAUNCH();
+}
+
+void copy_vector2(const std::int32_t* in, std::int32_t* out, std::size_t n, const CopyConfig& config,
+                  cudaStream_t stream) {
+  require_valid(config);
+  require_aligned(in, 8);
+  require_aligned(out, 8);
+  if (n == 0) return;
+  kernels::copy_vector2<<<persistent_grid(config), config.threads, 0, stream>>>(in, out, n);
+  STEPWISE_CHECK_LAUNCH();
+}
+
+void copy_vector4(const std::int32_t* in, std::int32_t* out, std::size_t n, const CopyConfig& config,
+                  cudaStream_t stream) {
+  require_valid(config);
+  require_aligned(in, 16);
+  require_aligned(out, 16);
+  if (n == 0) return;
+  kernels::copy_vector4<<<persistent_grid(config), config.threads, 0, stream>>>(in, out, n);
+  STEPWISE_CHECK_LAUNCH();
+}
+
+void copy_vector4_unrolled(const std::int32_t* in, std::int32_t* out, std::size_t n, const CopyConfig& config,
+                           cudaStream_t stream) {
+  require_valid(config);
+  require_aligned(in, 16);
+  require_aligned(out, 16);
+  if (n == 0) return;
+  kernels::copy_vector4_unrolled<4><<<persistent_grid(config), config.threads, 0, stream>>>(in, out, n);
+  STEPWISE_CHECK_LAUNCH();
+}
+
+}  // namespace stepwise::bandwidth

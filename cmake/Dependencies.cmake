@@ -1,0 +1,30 @@
+# Header-only dependencies: the system's packages first (Debian: doctest-dev,
+# libcli11-dev, nlohmann-json3-dev), else a pinned release fetched at configure time.
+include(FetchContent)
+
+find_package(CLI11 2.1 CONFIG QUIET)
+if(NOT TARGET CLI11::CLI11)
+  message(STATUS "stepwise: CLI11 not installed, fetching v2.4.2")
+  FetchContent_Declare(cli11 GIT_REPOSITORY https://github.com/CLIUtils/CLI11.git GIT_TAG v2.4.2 GIT_SHALLOW TRUE)
+  FetchContent_MakeAvailable(cli11)
+endif()
+
+find_package(nlohmann_json 3.10 CONFIG QUIET)
+if(NOT TARGET nlohmann_json::nlohmann_json)
+  message(STATUS "stepwise: nlohmann_json not installed, fetching v3.11.3")
+  FetchContent_Declare(json GIT_REPOSITORY https://github.com/nlohmann/json.git GIT_TAG v3.11.3 GIT_SHALLOW TRUE)
+  FetchContent_MakeAvailable(json)
+endif()
+
+if(STEPWISE_BUILD_TESTS)
+  find_package(doctest 2.4 CONFIG QUIET)
+  if(NOT TARGET doctest::doctest)
+    message(STATUS "stepwise: doctest not installed, fetching v2.4.11")
+    FetchContent_Declare(doctest GIT_REPOSITORY https://github.com/doctest/doctest.git GIT_TAG v2.4.11 GIT_SHALLOW TRUE)
+    FetchContent_MakeAvailable(doctest)
+    list(APPEND CMAKE_MODULE_PATH "${doctest_SOURCE_DIR}/scripts/cmake")
+  else()
+    list(APPEND CMAKE_MODULE_PATH "${doctest_DIR}")
+  endif()
+  include(doctest)  # doctest_discover_tests
+endif()

@@ -1,0 +1,104 @@
+#include "sizes.hpp"
+
+#include <cctype>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+namespace stepwise {
+namespace {
+
+[[noreturn]] void reject(const std::string& text, const std::string& why) {
+  throw std::invalid_argument("'" + text + "' is not a valid count (" + why + ")");
+}
+
+// Reads the decimal digits at text[pos...] into value; returns the position after them.
+std::size_t read_digits(const std::string& text, std::size_t pos, std::uint64_t& value) {
+  const std::size_t start = pos;
+  value = 0;
+  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
+    const std::uint64_t digit = static_cast<std::uint64_t>(text[pos] - '0');
+    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) reject(text, "too large");
+    value = value * 10 + digit;
+    ++pos;
+  }
+  if (pos == start) reject(text, "expected digits");
+  return pos;
+}
+
+std::uint64_t checked_multiply(const std::string& text, std::uint64_t a, std::uint64_t b) {
+  if (b != 0 && a > std::numeric_limits<std::uint64_t>::max() / b) reject(text, "too large");
+  return a * b;
+}
+
+}  // namespace
+
+std::uint64_t parse_count(const std::string& text) {
+  if (text.empty()) reject(text, "empty");
+  std::uint64_t base = 0;
+  std::size_t pos = read_digits(text, 0, base);
+  if (pos == text.size()) return base;
+
+  if (text[pos] == '^') {  // 2^k, 2^k+c, 2^k-c
+    if (base != 2) reject(text, "only powers of two are accepted, as 2^k");
+    std::uint64_t exponent = 0;
+    pos = read_digits(text, pos + 1, exponent);
+    if (exponent > 63) reject(text, "exponent above 63");
+    std::uint64_t value = std::uint64_t{1} << exponent;
+    if (pos == text.size()) return value;
+    const char sign = text[pos];
+    if (sign != '+' && sign != '-') reject(text, "expected + or - after the power");
+    std::uint64_t offset = 0;
+    pos = read_digits(text, pos + 1, offset);
+    if (pos != text.size()) reject(text, "unexpected characters after the offset");
+    if (sign == '-') {
+      if (offset > value) reject(text, "negative");
+      return value - offset;
+    }
+    if (offset > std::numeric_limits<std::uint64_t>::max() - value) reject(text, "too large");
+    return value + offset;
+  }
+
+  const std::string suffix = text.substr(pos);
+  const char letter = static_cast<char>(std::toupper(static_cast<unsigned char>(suffix[0])));
+  int power = 0;
+  switch (letter) {
+    case 'K':
+      power = 1;
+      break;
+    case 'M':
+      power = 2;
+      break;
+    case 'G':
+      power = 3;
+      break;
+    default:
+      reject(text, "unknown suffix '" + suffix + "'; use K, M, G, Ki, Mi, Gi or 2^k");
+  }
+  std::uint64_t unit = 1;
+  if (suffix.size() == 1) {
+    for (int i = 0; i < power; ++i) unit *= 1000;
+  } else if (suffix.size() == 2 && suffix[1] == 'i') {
+    unit = std::uint64_t{1} << (10 * power);
+  } else {
+    reject(text, "unknown suffix '" + suffix + "'; use K, M, G, Ki, Mi, Gi or 2^k");
+  }
+  return checked_multiply(text, base, unit);
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (bytes >= 1024.0 && unit < 4) {
+    bytes /= 1024.0;
+    ++unit;
+  }
+  char buffer[32];
+  if (bytes == static_cast<double>(static_cast<long long>(bytes)))
+    std::snprintf(buffer, sizeof buffer, "%.0f %s", bytes, units[unit]);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.1f %s", bytes, units[unit]);
+  return buffer;
+}
+
+}  // namespace stepwise

@@ -1,0 +1,51 @@
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+#include "sizes.hpp"
+
+using stepwise::parse_count;
+
+TEST_CASE("parse_count accepts plain integers") {
+  CHECK(parse_count("1") == 1);
+  CHECK(parse_count("1000000") == 1000000);
+  CHECK(parse_count("0") == 0);
+}
+
+TEST_CASE("parse_count accepts decimal and binary suffixes") {
+  CHECK(parse_count("1K") == 1000);
+  CHECK(parse_count("1M") == 1000000);
+  CHECK(parse_count("3G") == 3000000000ull);
+  CHECK(parse_count("2m") == 2000000);
+  CHECK(parse_count("1Ki") == 1024);
+  CHECK(parse_count("16Mi") == 16ull << 20);
+  CHECK(parse_count("2Gi") == 2ull << 30);
+}
+
+TEST_CASE("parse_count accepts powers of two with offsets") {
+  CHECK(parse_count("2^26") == 1ull << 26);
+  CHECK(parse_count("2^0") == 1);
+  CHECK(parse_count("2^20+3") == (1ull << 20) + 3);
+  CHECK(parse_count("2^24-1") == (1ull << 24) - 1);
+  CHECK(parse_count("2^63") == 1ull << 63);
+}
+
+TEST_CASE("parse_count rejects malformed text with the text in the message") {
+  for (const char* bad : {"", "abc", "-5", "1.5M", "1X", "1Mb", "3^4", "2^", "2^64", "2^3*2", "2^3-9", "1 M", "M",
+                          "99999999999999999999", "20000000000G", "2^63+9223372036854775808"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(parse_count(bad), std::invalid_argument);
+  }
+  try {
+    parse_count("12Q");
+    FAIL("no exception");
+  } catch (const std::invalid_argument& error) {
+    CHECK(std::string(error.what()).find("'12Q'") != std::string::npos);
+  }
+}
+
+TEST_CASE("format_bytes picks a readable unit") {
+  CHECK(stepwise::format_bytes(512) == "512 B");
+  CHECK(stepwise::format_bytes(50.0 * (1 << 20)) == "50 MiB");
+  CHECK(stepwise::format_bytes(1.5 * (1 << 30)) == "1.5 GiB");
+}
