@@ -101,4 +101,30 @@ __global__ void copy_vector4_unrolled(const std::int32_t* __restrict__ in, std::
   copy_tail(in, out, quads * 4, n);
 }
 
+/// Stage 7, int4 tiles: what the sweep of stages 1-6 points to. Block b owns the
+/// contiguous tile of VECTORS x blockDim int4 starting at b x tile, issues all VECTORS
+/// loads (each one coalesced across the warp) before its first store, and exits: no
+/// loop, no loop-carried index arithmetic, a grid as large as the array (as in stage 1),
+/// with stage 6's bytes in flight and stage 3's contiguous work per warp. The DRAM sees a
+/// few large, nearby streams per SM, and the hardware block scheduler balances the tail.
+template <int VECTORS>
+__global__ void copy_vector4_tiles(const std::int32_t* __restrict__ in, std::int32_t* __restrict__ out, std::size_t n) {
+  const std::size_t quads = n / 4;
+  const int4* in4 = reinterpret_cast<const int4*>(in);
+  int4* out4 = reinterpret_cast<int4*>(out);
+  const std::size_t tile_begin = static_cast<std::size_t>(blockIdx.x) * blockDim.x * VECTORS + threadIdx.x;
+  int4 values[VECTORS];
+#pragma unroll
+  for (int v = 0; v < VECTORS; ++v) {
+    const std::size_t i = tile_begin + static_cast<std::size_t>(v) * blockDim.x;
+    if (i < quads) values[v] = in4[i];
+  }
+#pragma unroll
+  for (int v = 0; v < VECTORS; ++v) {
+    const std::size_t i = tile_begin + static_cast<std::size_t>(v) * blockDim.x;
+    if (i < quads) out4[i] = values[v];
+  }
+  copy_tail(in, out, quads * 4, n);
+}
+
 }  // namespace stepwise::bandwidth::kernels

@@ -28,6 +28,9 @@ void require_valid(const CopyConfig& config) {
   if (config.blocks_per_sm < 1) throw std::invalid_argument("blocks per SM must be at least 1");
   if (config.sequence < 32 || config.sequence % 32 != 0)
     throw std::invalid_argument("warp sequence must be a positive multiple of 32");
+  const int vectors = config.vectors_per_thread;
+  if (vectors != 1 && vectors != 2 && vectors != 4 && vectors != 8)
+    throw std::invalid_argument("vectors per thread must be 1, 2, 4 or 8");
 }
 
 void require_aligned(const void* pointer, std::size_t alignment) {
@@ -103,6 +106,31 @@ void copy_vector4_unrolled(const std::int32_t* in, std::int32_t* out, std::size_
   require_aligned(out, 16);
   if (n == 0) return;
   kernels::copy_vector4_unrolled<4><<<persistent_grid(config), config.threads, 0, stream>>>(in, out, n);
+  STEPWISE_CHECK_LAUNCH();
+}
+
+void copy_vector4_tiles(const std::int32_t* in, std::int32_t* out, std::size_t n, const CopyConfig& config,
+                        cudaStream_t stream) {
+  require_valid(config);
+  require_aligned(in, 16);
+  require_aligned(out, 16);
+  if (n == 0) return;
+  const std::size_t vectors = static_cast<std::size_t>(config.vectors_per_thread);
+  const unsigned grid = grid_for((n / 4 + vectors - 1) / vectors, config.threads);  // >= 1: block 0 copies the tail
+  switch (config.vectors_per_thread) {
+    case 1:
+      kernels::copy_vector4_tiles<1><<<grid, config.threads, 0, stream>>>(in, out, n);
+      break;
+    case 2:
+      kernels::copy_vector4_tiles<2><<<grid, config.threads, 0, stream>>>(in, out, n);
+      break;
+    case 4:
+      kernels::copy_vector4_tiles<4><<<grid, config.threads, 0, stream>>>(in, out, n);
+      break;
+    default:
+      kernels::copy_vector4_tiles<8><<<grid, config.threads, 0, stream>>>(in, out, n);
+      break;
+  }
   STEPWISE_CHECK_LAUNCH();
 }
 

@@ -15,9 +15,10 @@ namespace stepwise::bandwidth {
 
 /// Launch shape of a copy stage; each stage reads the fields it uses.
 struct CopyConfig {
-  int threads = 256;       ///< threads per block
-  int blocks_per_sm = 8;   ///< grid = blocks_per_sm x SM count (grid-stride stages)
-  int sequence = 32 * 64;  ///< elements per warp (warp-sequence stage), a multiple of 32
+  int threads = 256;           ///< threads per block
+  int blocks_per_sm = 8;       ///< grid = blocks_per_sm x SM count (grid-stride stages)
+  int sequence = 32 * 64;      ///< elements per warp (warp-sequence stage), a multiple of 32
+  int vectors_per_thread = 4;  ///< int4 loads in flight per thread (tile stage): 1, 2, 4 or 8
 };
 
 /// Stage 1: one element per thread, grid = ceil(n / threads).
@@ -38,6 +39,11 @@ void copy_vector4(const std::int32_t* in, std::int32_t* out, std::size_t n, cons
 /// Stage 6: int4, four independent loads in flight per thread before the first store.
 void copy_vector4_unrolled(const std::int32_t* in, std::int32_t* out, std::size_t n, const CopyConfig& config,
                            cudaStream_t stream);
+
+/// Stage 7: each block copies one contiguous tile of threads x vectors_per_thread int4,
+/// all loads issued before the first store; no loop, a grid as large as the array.
+void copy_vector4_tiles(const std::int32_t* in, std::int32_t* out, std::size_t n, const CopyConfig& config,
+                        cudaStream_t stream);
 
 /// The SM count of the current device (read once), for sizing grids.
 int current_sm_count();

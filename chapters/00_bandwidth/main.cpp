@@ -7,6 +7,7 @@
 //   4 vector-int2      8-byte loads and stores
 //   5 vector-int4      16-byte loads and stores
 //   6 int4-unrolled    four 16-byte loads in flight per thread
+//   7 int4-tiles       each block copies one contiguous tile, all loads in flight
 //   lib cudaMemcpy     cudaMemcpyAsync device to device
 #include <cstdint>
 #include <cstring>
@@ -57,16 +58,18 @@ class CopyProblem final : public Problem {
 
 using CopyLauncher = void (*)(const std::int32_t*, std::int32_t*, std::size_t, const CopyConfig&, cudaStream_t);
 
-/// A copy stage: its launcher, the launch shape the --sweep found best on an H100, and
-/// which shape parameters the sweep varies.
+/// Which launch-shape parameters --sweep varies for a stage (threads per block always).
+enum class SweepAxis { threads_only, blocks_per_sm, sequence, vectors_per_thread };
+
+/// A copy stage: its launcher, the launch shape that --sweep found best at 2^28 on the
+/// GPU of the chapter README's table, and what the sweep varies.
 struct CopyStage {
   int number;
   const char* name;
   const char* lesson;
   CopyLauncher launch;
   CopyConfig tuned;
-  bool sweeps_blocks;
-  bool sweeps_sequence;
+  SweepAxis axis;
 };
 
 const std::vector<CopyStage> kCopyStages = {
@@ -74,56 +77,108 @@ const std::vector<CopyStage> kCopyStages = {
      "one-per-thread",
      "one element per thread, one block per 'threads' elements",
      copy_one_per_thread,
-     {256, 0, 32},
-     false,
-     false},
+     {256, 1, 32, 1},
+     SweepAxis::threads_only},
     {2,
      "grid-stride",
      "a GPU-sized grid loops: block start-up paid once, any n with any grid",
      copy_grid_stride,
-     {256, 8, 32},
-     true,
-     false},
+     {1024, 32, 32, 1},
+     SweepAxis::blocks_per_sm},
     {3,
      "warp-sequences",
      "each warp walks its own contiguous sequence, coalesced per step",
      copy_warp_sequences,
-     {256, 0, 32 * 64},
-     false,
-     true},
+     {128, 1, 128, 1},
+     SweepAxis::sequence},
     {4,
      "vector-int2",
      "8-byte loads and stores: half the memory instructions",
      copy_vector2,
-     {256, 8, 32},
-     true,
-     false},
+     {256, 8, 32, 1},
+     SweepAxis::blocks_per_sm},
     {5,
      "vector-int4",
      "16-byte loads and stores: a quarter of the instructions",
      copy_vector4,
-     {256, 8, 32},
-     true,
-     false},
+     {1024, 32, 32, 1},
+     SweepAxis::blocks_per_sm},
     {6,
      "int4-unrolled",
      "four independent 16-byte loads in flight per thread before the stores",
      copy_vector4_unrolled,
-     {256, 4, 32},
-     true,
-     false},
+     {128, 4, 32, 4},
+     SweepAxis::blocks_per_sm},
+    {7,
+     "int4-tiles",
+     "each block copies one contiguous tile, all its int4 loads in flight, no loop",
+     copy_vector4_tiles,
+     {256, 1, 32, 1},
+     SweepAxis::vectors_per_thread},
 };
 
-Stage<CopyProblem> as_stage(const CopyStage& copy) {
+/// The launch shapes --sweep tries for @p copy.
+std::vector<CopyConfig> sweep_space(const CopyStage& copy) {
+  std::vector<CopyConfig> configs;
+  for (int threads : {128, 256, 512, 1024}) {
+    CopyConfig config = copy.tuned;
+    config.threads = threads;
+    switch (copy.axis) {
+      case SweepAxis::threads_only:
+        configs.push_back(config);
+        break;
+      case SweepAxis::blocks_per_sm:
+        for (int blocks : {1, 2, 4, 8, 16, 32}) {
+          config.blocks_per_sm = blocks;
+          configs.push_back(config);
+        }
+        break;
+      case SweepAxis::sequence:
+        for (int sequence : {32 * 4, 32 * 16, 32 * 64, 32 * 256, 32 * 1024}) {
+          config.sequence = sequence;
+          configs.push_back(config);
+        }
+        break;
+      case SweepAxis::vectors_per_thread:
+        for (int vectors : {1, 2, 4, 8}) {
+          config.vectors_per_thread = vectors;
+          configs.push_back(config);
+        }
+        break;
+    }
+  }
+  return configs;
+}
+
+/// `256t x8/SM`: the shape parameters of @p config that @p axis varies.
+std::string describe_shape(const CopyConfig& config, SweepAxis axis) {
+  std::string text = std::to_string(config.threads) + "t";
+  switch (axis) {
+    case SweepAxis::threads_only:
+      break;
+    case SweepAxis::blocks_per_sm:
+      text += " x" + std::to_string(config.blocks_per_sm) + "/SM";
+      break;
+    case SweepAxis::sequence:
+      text += " seq " + std::to_string(config.sequence);
+      break;
+    case SweepAxis::vectors_per_thread:
+      text += " " + std::to_string(config.vectors_per_thread) + " int4/thread";
+      break;
+  }
+  return text;
+}
+
+Stage<CopyProblem> as_stage(const CopyStage& copy, const CopyConfig& config) {
   return {copy.number, copy.name, copy.lesson, RowKind::kernel,
-          [launch = copy.launch, config = copy.tuned](CopyProblem& p, cudaStream_t stream) {
+          [launch = copy.launch, config](CopyProblem& p, cudaStream_t stream) {
             launch(p.in(), p.out(), p.n(), config, stream);
           }};
 }
 
 std::vector<Stage<CopyProblem>> copy_stages() {
   std::vector<Stage<CopyProblem>> stages;
-  for (const CopyStage& copy : kCopyStages) stages.push_back(as_stage(copy));
+  for (const CopyStage& copy : kCopyStages) stages.push_back(as_stage(copy, copy.tuned));
   stages.push_back({0, "cudaMemcpy", "cudaMemcpyAsync device to device: the driver's copy", RowKind::library,
                     [](CopyProblem& p, cudaStream_t stream) {
                       STEPWISE_CUDA_CHECK(cudaMemcpyAsync(p.out(), p.in(), p.n() * sizeof(std::int32_t),
@@ -132,49 +187,32 @@ std::vector<Stage<CopyProblem>> copy_stages() {
   return stages;
 }
 
-/// --sweep: every launch shape of every selected stage, checked and timed; the best per stage.
-int sweep(Session& session, CopyProblem& problem) {
-  const std::vector<int> thread_counts = {128, 256, 512, 1024};
-  const std::vector<int> blocks_per_sm = {1, 2, 4, 8, 16, 32};
-  const std::vector<int> sequences = {32 * 4, 32 * 16, 32 * 64, 32 * 256, 32 * 1024};
+/// --sweep: every launch shape of every selected stage, checked and timed; one row per
+/// stage with its best shape, and the memcpy row for comparison.
+int sweep(Session& session, CopyProblem& problem, const std::vector<Stage<CopyProblem>>& stages) {
   Report report = session.new_report(problem);
-  std::cout << "sweep: best launch shape per stage (threads x blocks per SM, or x elements per warp)\n";
   bool all_passed = true;
   for (const CopyStage& copy : kCopyStages) {
     if (!session.options().selects(copy.name)) continue;
     ReportRow best;
-    CopyConfig best_config;
-    for (int threads : thread_counts) {
-      for (int blocks : copy.sweeps_blocks ? blocks_per_sm : std::vector<int>{1}) {
-        for (int sequence : copy.sweeps_sequence ? sequences : std::vector<int>{32}) {
-          const CopyConfig config{threads, blocks, sequence};
-          const BoundStage bound{as_stage(copy).info(), [&, config](cudaStream_t stream) {
-                                   copy.launch(problem.in(), problem.out(), problem.n(), config, stream);
-                                 }};
-          ReportRow row = session.measure(bound, problem);
-          if (row.check != "PASS") {
-            all_passed = false;
-            std::cout << "  FAIL " << copy.name << " threads " << threads << ": " << row.check_detail << "\n";
-            continue;
-          }
-          if (!best.time || row.time->median_ms < best.time->median_ms) {
-            best = row;
-            best_config = config;
-          }
-        }
+    for (const CopyConfig& config : sweep_space(copy)) {
+      const Stage<CopyProblem> stage = as_stage(copy, config);
+      ReportRow row = session.measure({stage.info(), [&](cudaStream_t s) { stage.run(problem, s); }}, problem);
+      row.name += " (" + describe_shape(config, copy.axis) + ")";
+      if (row.check != "PASS") {
+        all_passed = false;
+        report.rows.push_back(row);
+      } else if (!best.time || row.time->median_ms < best.time->median_ms) {
+        best = row;
       }
     }
-    if (!best.time) continue;
-    std::cout << "  " << copy.number << " " << copy.name << ": threads " << best_config.threads;
-    if (copy.sweeps_blocks) std::cout << ", blocks/SM " << best_config.blocks_per_sm;
-    if (copy.sweeps_sequence) std::cout << ", sequence " << best_config.sequence;
-    std::cout << "\n";
-    best.name += " (" + std::to_string(best_config.threads) + "t" +
-                 (copy.sweeps_blocks ? " x" + std::to_string(best_config.blocks_per_sm) + "/SM" : "") +
-                 (copy.sweeps_sequence ? " s" + std::to_string(best_config.sequence) : "") + ")";
-    report.rows.push_back(best);
+    if (best.time) report.rows.push_back(best);
   }
+  for (const Stage<CopyProblem>& stage : stages)
+    if (stage.kind == RowKind::library)
+      report.rows.push_back(session.measure({stage.info(), [&](cudaStream_t s) { stage.run(problem, s); }}, problem));
   derive_columns(report);
+  std::cout << "sweep: the best launch shape of each stage (threads per block, and the varied parameter)\n";
   session.publish(report);
   return all_passed ? kExitOk : kExitFailed;
 }
@@ -185,7 +223,8 @@ int main(int argc, char** argv) {
   return run_main(argv[0], [&] {
     ChapterCli cli(kChapter, describe(copy_stages()));
     bool run_sweep = false;
-    cli.app().add_flag("--sweep", run_sweep, "Search threads per block x blocks per SM (x warp sequence) per stage");
+    cli.app().add_flag("--sweep", run_sweep,
+                       "Search each stage's launch shape (threads x blocks/SM, sequence or int4 per thread)");
     if (auto exit_code = cli.parse(argc, argv)) return *exit_code;
 
     Session session(cli);
@@ -193,6 +232,6 @@ int main(int argc, char** argv) {
     session.require_device_bytes(2.0 * n * sizeof(std::int32_t));
     CopyProblem problem(n, cli.options().seed);
     const std::vector<Stage<CopyProblem>> stages = copy_stages();
-    return run_sweep ? sweep(session, problem) : session.run(stages, problem);
+    return run_sweep ? sweep(session, problem, stages) : session.run(stages, problem);
   });
 }

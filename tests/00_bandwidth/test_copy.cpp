@@ -27,6 +27,7 @@ const NamedLauncher kLaunchers[] = {
     {"one-per-thread", copy_one_per_thread}, {"grid-stride", copy_grid_stride},
     {"warp-sequences", copy_warp_sequences}, {"vector-int2", copy_vector2},
     {"vector-int4", copy_vector4},           {"int4-unrolled", copy_vector4_unrolled},
+    {"int4-tiles", copy_vector4_tiles},
 };
 
 const std::size_t kSizes[] = {1, 2, 3, 31, 32, 33, 1023, 1024, 1025, (1u << 20) + 3, (1u << 24) + 1};
@@ -57,10 +58,18 @@ TEST_CASE("every copy stage copies exactly, at every edge size") {
 }
 
 TEST_CASE("copy stages are correct with small and large blocks, few blocks, short sequences") {
-  const CopyConfig shapes[] = {{32, 1, 32}, {1024, 1, 32 * 1024}, {128, 3, 96}};
+  const CopyConfig shapes[] = {{32, 1, 32, 1}, {1024, 1, 32 * 1024, 8}, {128, 3, 96, 2}};
   for (const NamedLauncher& launcher : kLaunchers)
     for (const CopyConfig& config : shapes)
       for (std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{100003}}) check_copy(launcher, n, config);
+}
+
+TEST_CASE("the tile stage is exact for every vectors-per-thread width at tile edges") {
+  const NamedLauncher tiles{"int4-tiles", copy_vector4_tiles};
+  for (int vectors : {1, 2, 4, 8})
+    for (int threads : {32, 256})
+      for (std::size_t tile : {std::size_t{4} * threads * vectors})
+        for (std::size_t n : {tile - 1, tile, tile + 1, 3 * tile + 5}) check_copy(tiles, n, {threads, 1, 32, vectors});
 }
 
 TEST_CASE("copy stages reject launch shapes they cannot run") {
