@@ -21,7 +21,8 @@ ChapterCli::ChapterCli(ChapterInfo chapter, std::vector<StageInfo> stages)
   n_text_ = std::to_string(chapter_.default_n);
   app_.add_option("--n", n_text_, "Number of elements: 1000000, 1M, 16Mi, 2^26 (K/M/G decimal, Ki/Mi/Gi binary)")
       ->default_str(std::to_string(chapter_.default_n));
-  app_.add_option("--stage", stage_selectors_, "Run only this stage (number or name; repeatable; 'cpu' = reference)");
+  app_.add_option("--stage", stage_selectors_,
+                  "Run only this stage (number or name; repeatable; 'lib' = library rows, 'cpu' = reference)");
   app_.add_flag("--list", options_.list, "List the stages with their lessons and exit");
   app_.add_option("--reps", options_.reps, "Timed repetitions per stage (median reported)")->capture_default_str();
   app_.add_option("--warmup", options_.warmup, "Untimed runs before timing")->capture_default_str();
@@ -56,7 +57,7 @@ std::optional<int> ChapterCli::finish(const std::string& program) {
   try {
     validate();
   } catch (const std::exception& error) {
-    std::cerr << program << ": error: " << error.what() << " (see --help)\n";
+    std::cerr << program << ": error: " << error.what() << "\n";
     return 2;
   }
   if (options_.list) {
@@ -85,7 +86,16 @@ void ChapterCli::validate() {
     throw UsageError(std::string("--format: ") + error.what());
   }
   options_.stages.clear();
-  for (const std::string& selector : stage_selectors_) options_.stages.push_back(resolve_stage(selector));
+  for (const std::string& selector : stage_selectors_) {
+    std::string lower = selector;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (lower == "lib" || lower == "library") {
+      for (const StageInfo& stage : stages_)
+        if (stage.kind == RowKind::library) options_.stages.push_back(stage.name);
+      continue;
+    }
+    options_.stages.push_back(resolve_stage(selector));
+  }
 }
 
 std::string ChapterCli::resolve_stage(const std::string& selector) const {
@@ -100,7 +110,7 @@ std::string ChapterCli::resolve_stage(const std::string& selector) const {
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
     if (name == lower) return stage.name;
   }
-  throw UsageError("--stage: unknown stage '" + selector + "' (see --list)");
+  throw UsageError("--stage: unknown stage '" + selector + "' (--list shows the stages)");
 }
 
 std::string ChapterCli::stage_listing() const {

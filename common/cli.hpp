@@ -41,7 +41,9 @@ struct StageInfo {
 /// The options every chapter has.
 struct CommonOptions {
   std::uint64_t n = 0;
-  std::vector<std::string> stages;  ///< canonical names selected by --stage ("cpu" for the reference); empty: all
+  /// Canonical names selected by --stage ("cpu" for the reference; "lib" expands to every
+  /// library row); empty: all.
+  std::vector<std::string> stages;
   int reps = 20;
   int warmup = 3;
   std::uint64_t seed = 20261121;

@@ -57,6 +57,13 @@ TEST_CASE("stages are selected by number or by name, case-insensitively") {
   CHECK(cli.options().stages == std::vector<std::string>{"naive", "better"});
 }
 
+TEST_CASE("--stage lib selects every library row") {
+  ChapterCli cli(test_chapter(), test_stages());
+  REQUIRE_FALSE(cli.parse({"--stage", "1", "--stage", "lib"}).has_value());
+  CHECK(cli.options().stages == std::vector<std::string>{"naive", "LibraryCall"});
+  CHECK_FALSE(cli.options().selects("better"));
+}
+
 TEST_CASE("every bad value gives exit code 2") {
   const std::vector<std::vector<std::string>> bad = {
       {"--n", "abc"},       {"--n", "0"},         {"--n", "1.5M"},     {"--n", "2^50"},    {"--n"},
