@@ -35,6 +35,18 @@ DeviceInfo describe_device(int ordinal) {
   return info;
 }
 
+int current_sm_count() {
+  static int cached_device = -1;
+  static int cached_count = 0;
+  int device = 0;
+  STEPWISE_CUDA_CHECK(cudaGetDevice(&device));
+  if (device != cached_device) {
+    STEPWISE_CUDA_CHECK(cudaDeviceGetAttribute(&cached_count, cudaDevAttrMultiProcessorCount, device));
+    cached_device = device;
+  }
+  return cached_count;
+}
+
 std::size_t free_device_bytes() {
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;

@@ -29,6 +29,9 @@ int cuda_device_count();
 /// Reads the attributes of device @p ordinal.
 DeviceInfo describe_device(int ordinal);
 
+/// The SM count of the current device (read once per device), for sizing grids.
+int current_sm_count();
+
 /// Free device memory in bytes on the current device.
 std::size_t free_device_bytes();
 

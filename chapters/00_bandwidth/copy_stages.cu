@@ -6,6 +6,7 @@
 
 #include "check.hpp"
 #include "copy_kernels.cuh"
+#include "device.hpp"
 
 namespace stepwise::bandwidth {
 namespace {
@@ -39,18 +40,6 @@ void require_aligned(const void* pointer, std::size_t alignment) {
 }
 
 }  // namespace
-
-int current_sm_count() {
-  static int cached_device = -1;
-  static int cached_count = 0;
-  int device = 0;
-  STEPWISE_CUDA_CHECK(cudaGetDevice(&device));
-  if (device != cached_device) {
-    STEPWISE_CUDA_CHECK(cudaDeviceGetAttribute(&cached_count, cudaDevAttrMultiProcessorCount, device));
-    cached_device = device;
-  }
-  return cached_count;
-}
 
 void copy_one_per_thread(const std::int32_t* in, std::int32_t* out, std::size_t n, const CopyConfig& config,
                          cudaStream_t stream) {

@@ -45,7 +45,4 @@ void copy_vector4_unrolled(const std::int32_t* in, std::int32_t* out, std::size_
 void copy_vector4_tiles(const std::int32_t* in, std::int32_t* out, std::size_t n, const CopyConfig& config,
                         cudaStream_t stream);
 
-/// The SM count of the current device (read once), for sizing grids.
-int current_sm_count();
-
 }  // namespace stepwise::bandwidth

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 
+#include "device.hpp"
 #include "scan_launch.cuh"
 
 namespace stepwise::scan {
@@ -62,18 +63,6 @@ void reduce_then_scan(const typename Op::value_type* in, typename Op::value_type
 }
 
 }  // namespace
-
-int current_sm_count() {
-  static int cached_device = -1;
-  static int cached_count = 0;
-  int device = 0;
-  STEPWISE_CUDA_CHECK(cudaGetDevice(&device));
-  if (device != cached_device) {
-    STEPWISE_CUDA_CHECK(cudaDeviceGetAttribute(&cached_count, cudaDevAttrMultiProcessorCount, device));
-    cached_device = device;
-  }
-  return cached_count;
-}
 
 template <class Op>
 void scan_hillis_steele(const typename Op::value_type* in, typename Op::value_type* out, std::size_t n, ScanKind kind,

@@ -146,7 +146,4 @@ template <class Op>
 void cub_scan(const typename Op::value_type* in, typename Op::value_type* out, std::size_t n, ScanKind kind, void* temp,
               std::size_t temp_bytes, cudaStream_t stream);
 
-/// The SM count of the current device (read once per device).
-int current_sm_count();
-
 }  // namespace stepwise::scan
