@@ -126,7 +126,7 @@ std::vector<Stage<ScanProblem<Op>>> scan_stages(std::optional<TileShape> shape, 
                    }};
     if (algorithm.number == 6 && shape) {
       stage.lesson += " (" + std::to_string(shape->nt) + "x" + std::to_string(shape->vt) + ", back-off " +
-                      std::to_string(shape->backoff_ns) + " ns)";
+                      std::to_string(shape->backoff_ns) + " ns" + (shape->speculative ? "" : ", ticket first") + ")";
       stage.run = [shape = *shape](P& p, cudaStream_t stream) {
         scan_single_pass_shaped<Op>(shape, p.in(), p.out(), p.n(), p.kind(), p.workspace(), stream);
       };
@@ -149,7 +149,8 @@ int sweep(Session& session, ScanProblem<Op>& problem) {
   double best_ms = 0.0;
   for (const TileShape shape : single_pass_sweep_shapes()) {
     const std::string name = "single-pass " + std::to_string(shape.nt) + "x" + std::to_string(shape.vt) +
-                             (shape.backoff_ns != 0 ? " backoff " + std::to_string(shape.backoff_ns) + "ns" : "");
+                             (shape.backoff_ns != 0 ? " backoff " + std::to_string(shape.backoff_ns) + "ns" : "") +
+                             (shape.speculative ? "" : " ticket-first");
     const BoundStage bound{{6, name, "decoupled look-back, tile shape NT x VT", RowKind::kernel},
                            [&problem, shape](cudaStream_t stream) {
                              scan_single_pass_shaped<Op>(shape, problem.in(), problem.out(), problem.n(),
@@ -178,7 +179,8 @@ int sweep(Session& session, ScanProblem<Op>& problem) {
   session.publish(report);
   if (best_shape) {
     std::cout << "sweep: best single-pass tile " << best_shape->nt << " x " << best_shape->vt << ", back-off "
-              << best_shape->backoff_ns << " ns: " << std::fixed << std::setprecision(3) << best_ms << " ms";
+              << best_shape->backoff_ns << " ns" << (best_shape->speculative ? "" : ", ticket first") << ": "
+              << std::fixed << std::setprecision(3) << best_ms << " ms";
     if (cub_ms > 0.0) std::cout << " (" << std::setprecision(2) << cub_ms / best_ms << "x CUB)";
     std::cout << "\n";
   }
@@ -225,6 +227,9 @@ int main(int argc, char** argv) {
         .add_option("--backoff-ns", backoff_ns, "Stage 6's look-back back-off: first sleep in ns (0: plain spin)")
         ->capture_default_str()
         ->check(CLI::Range(0u, 100000u));
+    bool ticket_first = false;
+    cli.app().add_flag("--ticket-first", ticket_first,
+                       "Stage 6 draws its ticket before loading (no speculative load of tile blockIdx.x)");
     cli.app().add_flag("--sweep", run_sweep, "Time stage 6 at every compiled NT x VT and print the best");
     if (auto exit_code = cli.parse(argc, argv)) return *exit_code;
 
@@ -246,9 +251,9 @@ int main(int argc, char** argv) {
         throw UsageError(
             "--nt " + std::to_string(nt) + " --vt " + std::to_string(vts.front()) +
             ": not a compiled tile shape (NT in {128, 256}, VT in {7, 8, 11, 12, 15, 16, 23, 24, 31, 32})");
-      shape = TileShape{nt, vts.front(), backoff_ns};
-    } else if (backoff_ns != kSinglePassShape.backoff_ns) {
-      shape = TileShape{kSinglePassShape.nt, kSinglePassShape.vt, backoff_ns};
+      shape = TileShape{nt, vts.front(), backoff_ns, !ticket_first};
+    } else if (backoff_ns != kSinglePassShape.backoff_ns || ticket_first) {
+      shape = TileShape{kSinglePassShape.nt, kSinglePassShape.vt, backoff_ns, !ticket_first};
     }
     const ScanKind kind = scan_kind == "inclusive" ? ScanKind::inclusive : ScanKind::exclusive;
     if (type == "float32") return run_chapter<FloatAdd>(cli, kind, shape, run_sweep);

@@ -304,11 +304,9 @@ __device__ __forceinline__ void store_thread_order(T* out, std::size_t base, int
 /// reads words lane*VT + i of its slice: the same banks, so odd VT is still conflict-free.
 /// No warp reads another's slice, so __syncwarp replaces both block barriers.
 template <int NT, int VT, class T>
-__device__ __forceinline__ void load_thread_order_by_warp(const T* in, std::size_t base, int count, T identity,
-                                                          T (&x)[VT], T* shared) {
+__device__ __forceinline__ void load_warp_striped(const T* in, std::size_t base, int count, T identity, T (&x)[VT]) {
   const int lane = threadIdx.x % 32;
   const int first = (threadIdx.x / 32) * 32 * VT;  // the warp's first item in the tile
-  T* slice = shared + first;
   if (count == NT * VT) {
 #pragma unroll
     for (int i = 0; i < VT; ++i) x[i] = in[base + first + i * 32 + lane];
@@ -316,12 +314,27 @@ __device__ __forceinline__ void load_thread_order_by_warp(const T* in, std::size
 #pragma unroll
     for (int i = 0; i < VT; ++i) x[i] = first + i * 32 + lane < count ? in[base + first + i * 32 + lane] : identity;
   }
+}
+
+/// The second half of load_thread_order_by_warp: warp-striped registers to thread order
+/// through the warp's own slice of @p shared.
+template <int NT, int VT, class T>
+__device__ __forceinline__ void warp_striped_to_thread_order(T (&x)[VT], T* shared) {
+  const int lane = threadIdx.x % 32;
+  T* slice = shared + (threadIdx.x / 32) * 32 * VT;
 #pragma unroll
   for (int i = 0; i < VT; ++i) slice[i * 32 + lane] = x[i];
   __syncwarp();
 #pragma unroll
   for (int i = 0; i < VT; ++i) x[i] = slice[lane * VT + i];
   __syncwarp();
+}
+
+template <int NT, int VT, class T>
+__device__ __forceinline__ void load_thread_order_by_warp(const T* in, std::size_t base, int count, T identity,
+                                                          T (&x)[VT], T* shared) {
+  load_warp_striped<NT, VT>(in, base, count, identity, x);
+  warp_striped_to_thread_order<NT, VT>(x, shared);
 }
 
 /// The inverse of load_thread_order_by_warp: through the warp's slice, then warp-strided stores.
@@ -572,11 +585,13 @@ __device__ typename Op::value_type look_back(const Status& status, std::size_t t
 /// (A persistent grid that draws the next tile's ticket while working on the current one
 /// measured 1.5x slower on an H200: a drawn ticket whose tile is not yet loaded publishes
 /// nothing, and every later tile's look-back spins on it. A ticket must be drawn just
-/// before its tile's loads.)
+/// before its tile's loads. With @p speculative, the loads of the likely tile go out
+/// together with the ticket's atomic instead of after it.)
 template <int NT, int VT, class Op, class Status>
 __global__ void __launch_bounds__(NT)
     single_pass_scan(const typename Op::value_type* in, typename Op::value_type* out, std::size_t n,
-                     unsigned* ticket_counter, Status status, bool exclusive, unsigned backoff_ns) {
+                     unsigned* ticket_counter, Status status, bool exclusive, unsigned backoff_ns, bool speculative,
+                     unsigned guess_shift) {
   using T = typename Op::value_type;
   using BlockScan = ShuffleBlockScan<NT, Op>;
   constexpr int kTileItems = NT * VT;
@@ -586,14 +601,25 @@ __global__ void __launch_bounds__(NT)
   __shared__ typename BlockScan::Storage scan_storage;  // not aliased: warps leave their transposes at different times
   __shared__ unsigned ticket;
   __shared__ T tile_prefix;
-  if (threadIdx.x == 0) ticket = atomicAdd(ticket_counter, 1u);
+  const auto tile_count = [n](std::size_t base) {
+    return n - base < kTileItems ? static_cast<int>(n - base) : kTileItems;
+  };
+  unsigned drawn = 0;
+  if (threadIdx.x == 0) drawn = atomicAdd(ticket_counter, 1u);
+  // While the ticket's round trip to L2 is in flight, load the tile this block will most
+  // likely draw: blocks start in blockIdx order almost always, so ticket == blockIdx.x is
+  // the usual case. The tile number is still the ticket; a wrong guess only costs a reload.
+  // (guess_shift = 1 makes every guess wrong: the tests use it to run the reload path.)
+  T x[VT];
+  const std::size_t guess = (blockIdx.x + guess_shift) % gridDim.x;
+  if (speculative) load_warp_striped<NT, VT>(in, guess * kTileItems, tile_count(guess * kTileItems), Op::identity(), x);
+  if (threadIdx.x == 0) ticket = drawn;
   __syncthreads();
   const std::size_t tile = ticket;
   const std::size_t base = tile * kTileItems;
-  const int count = n - base < kTileItems ? static_cast<int>(n - base) : kTileItems;
-
-  T x[VT];
-  load_thread_order_by_warp<NT, VT>(in, base, count, Op::identity(), x, items);
+  const int count = tile_count(base);
+  if (!speculative || tile != guess) load_warp_striped<NT, VT>(in, base, count, Op::identity(), x);
+  warp_striped_to_thread_order<NT, VT>(x, items);
   T aggregate;
   const T thread_prefix = BlockScan::exclusive_scan(thread_reduce<VT>(x, op), aggregate, scan_storage, op);
 

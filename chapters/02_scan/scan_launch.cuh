@@ -29,7 +29,7 @@ inline unsigned char* workspace_bytes(ScanWorkspace& workspace) {
 /// one block per tile.
 template <int NT, int VT, class Op>
 void launch_single_pass(const typename Op::value_type* in, typename Op::value_type* out, std::size_t n, ScanKind kind,
-                        ScanWorkspace& workspace, unsigned backoff_ns, cudaStream_t stream) {
+                        ScanWorkspace& workspace, const TileShape& tuning, cudaStream_t stream) {
   using T = typename Op::value_type;
   static_assert(NT * VT >= kMinSinglePassItems, "the workspace holds statuses for tiles of kMinSinglePassItems");
   workspace.require(n, sizeof(T));
@@ -44,13 +44,15 @@ void launch_single_pass(const typename Op::value_type* in, typename Op::value_ty
   if constexpr (sizeof(T) == 4) {
     const kernels::PackedTileStatus<T> status{reinterpret_cast<unsigned long long*>(bytes + layout.status_offset)};
     const unsigned grid = grid_of(tiles);
-    kernels::single_pass_scan<NT, VT, Op><<<grid, NT, 0, stream>>>(in, out, n, ticket, status, exclusive, backoff_ns);
+    kernels::single_pass_scan<NT, VT, Op><<<grid, NT, 0, stream>>>(
+        in, out, n, ticket, status, exclusive, tuning.backoff_ns, tuning.speculative, tuning.guess_shift);
   } else {
     const kernels::FlaggedTileStatus<T> status{reinterpret_cast<std::uint32_t*>(bytes + layout.status_offset),
                                                reinterpret_cast<T*>(bytes + layout.aggregates_offset),
                                                reinterpret_cast<T*>(bytes + layout.inclusives_offset)};
     const unsigned grid = grid_of(tiles);
-    kernels::single_pass_scan<NT, VT, Op><<<grid, NT, 0, stream>>>(in, out, n, ticket, status, exclusive, backoff_ns);
+    kernels::single_pass_scan<NT, VT, Op><<<grid, NT, 0, stream>>>(
+        in, out, n, ticket, status, exclusive, tuning.backoff_ns, tuning.speculative, tuning.guess_shift);
   }
   STEPWISE_CHECK_LAUNCH();
 }

@@ -125,7 +125,7 @@ template <class Op>
 void scan_single_pass(const typename Op::value_type* in, typename Op::value_type* out, std::size_t n, ScanKind kind,
                       ScanWorkspace& workspace, cudaStream_t stream) {
   detail::launch_single_pass<kSinglePassShape.nt, kSinglePassShape.vt, Op>(in, out, n, kind, workspace,
-                                                                           kSinglePassShape.backoff_ns, stream);
+                                                                           kSinglePassShape, stream);
 }
 
 #define STEPWISE_SCAN_INSTANTIATE(OP)                                                                                 \

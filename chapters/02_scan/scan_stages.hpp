@@ -25,14 +25,18 @@ struct TileShape {
   int vt = 0;
   /// Stage 6 only: the look-back's first back-off sleep in ns (0: spin without pause).
   unsigned backoff_ns = 0;
+  /// Stage 6 only: load tile blockIdx.x while the ticket is drawn (reload if the ticket differs).
+  bool speculative = true;
+  /// Stage 6 only, for tests: guess tile (blockIdx.x + guess_shift) mod grid; 1 makes every guess wrong.
+  unsigned guess_shift = 0;
   int items() const { return nt * vt; }
 };
 
 /// Tile shapes of the stages. Stage 6's default, 128 x 31, won the --sweep at 2^28 and at
 /// 2^24 on an H200 (see README.md); 128 x 32 is 19 % slower: 32-way transpose conflicts.
-constexpr TileShape kEvenShape{128, 8};         ///< stage 3
-constexpr TileShape kOddShape{128, 7};          ///< stages 4 and 5
-constexpr TileShape kSinglePassShape{128, 31};  ///< stage 6
+constexpr TileShape kEvenShape{128, 8};                  ///< stage 3
+constexpr TileShape kOddShape{128, 7};                   ///< stages 4 and 5
+constexpr TileShape kSinglePassShape{128, 31, 0, true};  ///< stage 6
 /// The smallest tile any single-pass shape uses: sizes the tile-status array.
 constexpr int kMinSinglePassItems = 128 * 7;
 /// Reduce-then-scan grids never exceed this many blocks (the spine scans one total per block).

@@ -10,7 +10,7 @@ namespace {
 
 template <class Op>
 using ShapedLauncher = void (*)(const typename Op::value_type*, typename Op::value_type*, std::size_t, ScanKind,
-                                ScanWorkspace&, unsigned, cudaStream_t);
+                                ScanWorkspace&, const TileShape&, cudaStream_t);
 
 template <class Op>
 struct ShapedEntry {
@@ -58,7 +58,13 @@ std::vector<ShapedEntry<Op>> shaped_entries() {
 
 std::vector<TileShape> single_pass_sweep_shapes() {
   std::vector<TileShape> shapes;
-  for (const auto& entry : shaped_entries<WrappingAdd>()) shapes.push_back(entry.shape);
+  for (const auto& entry : shaped_entries<WrappingAdd>()) {
+    for (bool speculative : {true, false}) {
+      TileShape shape = entry.shape;
+      shape.speculative = speculative;
+      shapes.push_back(shape);
+    }
+  }
   return shapes;
 }
 
@@ -67,7 +73,7 @@ void scan_single_pass_shaped(TileShape shape, const typename Op::value_type* in,
                              std::size_t n, ScanKind kind, ScanWorkspace& workspace, cudaStream_t stream) {
   for (const auto& entry : shaped_entries<Op>())
     if (entry.shape.nt == shape.nt && entry.shape.vt == shape.vt)
-      return entry.launch(in, out, n, kind, workspace, shape.backoff_ns, stream);
+      return entry.launch(in, out, n, kind, workspace, shape, stream);
   throw std::invalid_argument("single-pass tile shape " + std::to_string(shape.nt) + "x" + std::to_string(shape.vt) +
                               " is not compiled in (NT in {128, 256}, VT in {7, 8, 11, 12, 15, 16, 23, 24, 31, 32})");
 }

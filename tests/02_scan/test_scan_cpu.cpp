@@ -157,9 +157,12 @@ TEST_CASE("the --analyze table shows VT = 8 and VT = 7 side by side, and rejects
   CHECK_THROWS_AS(bank_conflict_table(2048, {7}), std::invalid_argument);
 }
 
-TEST_CASE("the sweep compiles NT in {128, 256} x VT in {7, 8, 11, 12, 15, 16, 23, 24, 31, 32}") {
+TEST_CASE("the sweep compiles NT in {128, 256} x VT in {7, 8, 11, 12, 15, 16, 23, 24, 31, 32}, speculative or not") {
   const std::vector<TileShape> shapes = single_pass_sweep_shapes();
-  CHECK(shapes.size() == 20);
+  CHECK(shapes.size() == 40);
+  int ticket_first = 0;
+  for (const TileShape& shape : shapes) ticket_first += shape.speculative ? 0 : 1;
+  CHECK(ticket_first == 20);
   bool has_default = false;
   for (const TileShape& shape : shapes) {
     CHECK(shape.items() >= kMinSinglePassItems);

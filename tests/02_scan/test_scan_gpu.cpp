@@ -186,7 +186,8 @@ TEST_CASE("every compiled single-pass tile shape scans correctly at its tile edg
     for (std::size_t n : {nv - 1, nv, nv + 1, 3 * nv + 5, (std::size_t{1} << 20) + 1}) {
       const ScanCase<WrappingAdd> ints(n, fresh_seed());
       const ScanCase<FloatAdd> floats(n, fresh_seed());
-      const std::string what = "single-pass " + std::to_string(shape.nt) + "x" + std::to_string(shape.vt);
+      const std::string what = "single-pass " + std::to_string(shape.nt) + "x" + std::to_string(shape.vt) +
+                               (shape.speculative ? " speculative" : " ticket-first");
       for (ScanKind kind : kKinds) {
         run_and_check(ints, kind, what, [&](auto in, auto out, std::size_t count, ScanKind k, ScanWorkspace& w) {
           scan_single_pass_shaped<WrappingAdd>(shape, in, out, count, k, w, nullptr);
@@ -224,11 +225,28 @@ TEST_CASE("single pass survives 50 repetitions with thousands of tiles (look-bac
     scan_single_pass_shaped<WrappingAdd>(TileShape{128, 7}, int_in.data(), int_out.data(), n, kind, workspace, nullptr);
     STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
     const Check small_tile_check = ints.check(int_out.download(), kind);
+    // Every block guesses the wrong tile, so every block takes the reload path.
+    poison(int_out);
+    scan_single_pass_shaped<WrappingAdd>(TileShape{128, 31, 0, true, 1}, int_in.data(), int_out.data(), n, kind,
+                                         workspace, nullptr);
+    STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+    const Check wrong_guess_check = ints.check(int_out.download(), kind);
+    poison(int_out);
+    scan_single_pass_shaped<WrappingAdd>(TileShape{128, 31, 0, false}, int_in.data(), int_out.data(), n, kind,
+                                         workspace, nullptr);
+    STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+    const Check ticket_first_check = ints.check(int_out.download(), kind);
     poison(map_out);
     scan_single_pass<ComposeAffine>(map_in.data(), map_out.data(), n, kind, workspace, nullptr);
     STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
     const Check map_check = maps.check(map_out.download(), kind);
-    if (!int_check.passed || !small_tile_check.passed || !map_check.passed) ++failures;
+    if (!int_check.passed || !small_tile_check.passed || !wrong_guess_check.passed || !ticket_first_check.passed ||
+        !map_check.passed)
+      ++failures;
+    CHECK_MESSAGE(wrong_guess_check.passed, "int32 wrong guesses repetition ", repetition, ": ",
+                  wrong_guess_check.detail);
+    CHECK_MESSAGE(ticket_first_check.passed, "int32 ticket first repetition ", repetition, ": ",
+                  ticket_first_check.detail);
     CHECK_MESSAGE(int_check.passed, "int32 repetition ", repetition, ": ", int_check.detail);
     CHECK_MESSAGE(small_tile_check.passed, "int32 128x7 repetition ", repetition, ": ", small_tile_check.detail);
     CHECK_MESSAGE(map_check.passed, "affine repetition ", repetition, ": ", map_check.detail);
