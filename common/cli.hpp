@@ -1,5 +1,6 @@
 /// @file cli.hpp
 /// The command line every chapter shares (CLI11), validated before the GPU is touched.
+/// Host code only: no CUDA header.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -11,31 +12,14 @@
 #include <vector>
 
 #include "report.hpp"
+#include "types.hpp"
 
 namespace stepwise {
 
-/// Bad input from the user (an option, a size, a stage name): exit code 2.
+/// Bad input from the user (an option, a size, a stage name, a file): exit code 2.
 class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
-};
-
-/// What a chapter is; printed in headers, --help and --list.
-struct ChapterInfo {
-  std::string id;     ///< "00"
-  std::string name;   ///< "bandwidth": also the executable's suffix
-  std::string title;  ///< one line for --help
-  std::uint64_t default_n = 0;
-  std::uint64_t min_n = 1;       ///< smallest --n the chapter accepts
-  std::string reference_lesson;  ///< what the CPU reference row computes
-};
-
-/// A stage as --list shows it and --stage selects it.
-struct StageInfo {
-  int number = 0;  ///< 1, 2, ... for kernels; 0 for library baselines
-  std::string name;
-  std::string lesson;  ///< what changed from the previous stage and why it should be faster
-  RowKind kind = RowKind::kernel;
 };
 
 /// The options every chapter has.
@@ -48,13 +32,21 @@ struct CommonOptions {
   int warmup = 3;
   std::uint64_t seed = 20261121;
   Format format = Format::table;
-  std::string output;  ///< --output FILE, empty for none
+  Columns columns = Columns::full;  ///< --compact: the slide-sized column set
+  std::string output;               ///< --output FILE, empty for none
   int device = 0;
-  bool warm_cache = false;
+  bool warm_cache = false;     ///< --warm-cache: no flush between repetitions
+  std::string flush = "read";  ///< --flush read|write (ignored with warm_cache, which refuses it)
+  bool sweep = false;          ///< --sweep: every stage at every shape it lists
   bool list = false;
+  std::string command;  ///< the command line, quoted for a POSIX shell, for the report
   /// True when @p stage_name was selected (or nothing was, which selects all).
   bool selects(const std::string& stage_name) const;
 };
+
+/// A CLI11 validator that accepts decimal integers in [@p min, @p max] only (no `0x10`, no
+/// octal: `010` is ten) and rewrites the value in canonical form before CLI11 converts it.
+CLI::Validator decimal_in(std::int64_t min, std::int64_t max);
 
 /// Parses a chapter's command line: the common options plus whatever the chapter adds
 /// to app() before calling parse().
@@ -62,11 +54,19 @@ class ChapterCli {
  public:
   ChapterCli(ChapterInfo chapter, std::vector<StageInfo> stages);
 
-  /// The underlying CLI11 app, for chapter-specific options (--type, --sweep, ...).
+  /// The underlying CLI11 app, for chapter-specific options (--type, --analyze, ...). Use
+  /// add_flag() for flags, so that they refuse a value like every common flag does.
   CLI::App& app() { return app_; }
+  /// Adds a chapter flag that takes no value (`--analyze=0` is refused).
+  CLI::Option* add_flag(const std::string& name, bool& target, const std::string& help);
+
+  /// The common option named @p name (`--sweep`, `--stage`, ...), for excludes() between a
+  /// chapter's modes and the common options that do nothing in them.
+  CLI::Option* option(const std::string& name);
 
   /// Parses and validates. Returns an exit code when the program should stop now
-  /// (0 after --help or --list, 2 after one line naming a bad option), else nullopt.
+  /// (0 after --help, --list or --check-options, 2 after one line naming a bad option),
+  /// else nullopt.
   std::optional<int> parse(int argc, const char* const* argv);
   /// The same, from a list of arguments without the program name (for tests).
   std::optional<int> parse(const std::vector<std::string>& arguments);
@@ -77,6 +77,9 @@ class ChapterCli {
 
   /// The stage list as --list prints it.
   std::string stage_listing() const;
+  /// Every option the chapter accepts, one per line: `--name value` or `--name flag`
+  /// (--list-options prints it; the tour uses it to pass each chapter only its own options).
+  std::string option_listing() const;
 
  private:
   std::optional<int> finish(const std::string& program);
@@ -89,7 +92,23 @@ class ChapterCli {
   CommonOptions options_;
   std::string n_text_;
   std::string format_text_ = "table";
+  std::string seed_text_;
   std::vector<std::string> stage_selectors_;
+  bool compact_ = false;
+  bool check_only_ = false;
+  bool list_options_ = false;
 };
+
+/// Quotes @p argument for a POSIX shell when it needs quoting: `--n 2^20` stays as it is,
+/// `a b` becomes `'a b'`.
+std::string shell_quote(const std::string& argument);
+
+/// @throws UsageError when @p path cannot be written: a directory, a missing or read-only
+/// parent directory, a read-only file.
+void require_writable(const std::string& path, const std::string& option);
+
+/// Writes @p text to @p path whole or not at all: a temporary file beside it, then a rename.
+/// @throws std::runtime_error naming the path when the write fails.
+void write_file_atomically(const std::string& path, const std::string& text);
 
 }  // namespace stepwise

@@ -1,5 +1,7 @@
 #include "data.hpp"
 
+#include "sizes.hpp"
+
 #include <cstdlib>
 #include <random>
 #include <stdexcept>
@@ -30,7 +32,13 @@ std::vector<float> random_floats(std::size_t n, std::uint64_t seed, float lo, fl
 }
 
 std::uint64_t fresh_seed() {
-  if (const char* fixed = std::getenv("STEPWISE_TEST_SEED")) return std::stoull(fixed, nullptr, 0);
+  if (const char* fixed = std::getenv("STEPWISE_TEST_SEED")) {
+    try {
+      return parse_unsigned(fixed);
+    } catch (const std::invalid_argument& error) {
+      throw std::invalid_argument(std::string("STEPWISE_TEST_SEED: ") + error.what());
+    }
+  }
   std::random_device device;
   return (static_cast<std::uint64_t>(device()) << 32) ^ device();
 }

@@ -24,7 +24,8 @@ std::vector<std::int32_t> random_ints(std::size_t n, std::uint64_t seed, std::in
 std::vector<float> random_floats(std::size_t n, std::uint64_t seed, float lo, float hi);
 
 /// A fresh seed for tests (from std::random_device), unless the environment variable
-/// STEPWISE_TEST_SEED is set, which reproduces a failed run.
+/// STEPWISE_TEST_SEED is set (a decimal integer), which reproduces a failed run.
+/// @throws std::invalid_argument naming the variable when it is not a decimal integer.
 std::uint64_t fresh_seed();
 
 }  // namespace stepwise

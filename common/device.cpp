@@ -6,13 +6,49 @@
 
 namespace stepwise {
 
-int cuda_device_count() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
+std::string DeviceProbe::version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+std::string DeviceProbe::message() const {
+  switch (status) {
+    case DeviceStatus::ok:
+      return "";
+    case DeviceStatus::no_driver:
+      return "no CUDA-capable GPU found (no CUDA driver is installed)";
+    case DeviceStatus::no_device:
+      return "no CUDA-capable GPU found";
+    case DeviceStatus::driver_too_old:
+      return "the CUDA driver (" + version_text(driver_version) + ") is older than the CUDA runtime this program was " +
+             "built with (" + version_text(runtime_version) + "): update the driver or build with an older toolkit";
+    case DeviceStatus::error:
+      return "the CUDA runtime could not count the GPUs: " + detail;
   }
-  return count;
+  return detail;
+}
+
+DeviceProbe probe_devices() {
+  DeviceProbe probe;
+  cudaDriverGetVersion(&probe.driver_version);  // 0 when no driver is installed
+  cudaRuntimeGetVersion(&probe.runtime_version);
+  const cudaError_t code = cudaGetDeviceCount(&probe.count);
+  if (code == cudaSuccess) {
+    probe.status = probe.count > 0 ? DeviceStatus::ok : DeviceStatus::no_device;
+    return probe;
+  }
+  (void)cudaGetLastError();
+  probe.count = 0;
+  probe.detail = cudaGetErrorName(code);
+  if (code == cudaErrorNoDevice) {
+    probe.status = DeviceStatus::no_device;
+  } else if (probe.driver_version == 0) {
+    probe.status = DeviceStatus::no_driver;
+  } else if (code == cudaErrorInsufficientDriver || probe.driver_version < probe.runtime_version) {
+    probe.status = DeviceStatus::driver_too_old;
+  } else {
+    probe.status = DeviceStatus::error;
+  }
+  return probe;
 }
 
 DeviceInfo describe_device(int ordinal) {
@@ -27,11 +63,11 @@ DeviceInfo describe_device(int ordinal) {
   info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
   info.global_bytes = prop.totalGlobalMem;
   info.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
-  int memory_clock_khz = 0;
-  int bus_width_bits = 0;
-  STEPWISE_CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
-  STEPWISE_CUDA_CHECK(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal));
-  info.peak_gbps = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9;
+  STEPWISE_CUDA_CHECK(cudaDeviceGetAttribute(&info.memory_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
+  STEPWISE_CUDA_CHECK(cudaDeviceGetAttribute(&info.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal));
+  STEPWISE_CUDA_CHECK(cudaDriverGetVersion(&info.driver_version));
+  STEPWISE_CUDA_CHECK(cudaRuntimeGetVersion(&info.runtime_version));
+  info.peak_gbps = 2.0 * info.memory_clock_khz * 1e3 * (info.bus_width_bits / 8.0) / 1e9;
   return info;
 }
 

@@ -1,5 +1,10 @@
 /// @file device_buffer.hpp
-/// An owning, typed device allocation.
+/// An owning, typed device allocation with guard zones.
+///
+/// Every DeviceBuffer allocates kGuardBytes of canary bytes before and after its elements.
+/// A kernel that writes one element past n (or before 0) changes a canary; the harness
+/// calls check_guard_zones() after every verified run and reports such a write as a FAIL
+/// of the stage, where without guards it would land unseen in the allocation's padding.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -11,19 +16,39 @@
 #include <vector>
 
 #include "check.hpp"
+#include "verify.hpp"
 
 namespace stepwise {
 
+/// Bytes of canary before and after every DeviceBuffer: a multiple of 256, so the
+/// elements keep cudaMalloc's 256-byte alignment and vector loads of any width stay aligned.
+inline constexpr std::size_t kGuardBytes = 256;
+/// The canary byte. It differs from both poison bytes, so a poisoned element written one
+/// past the end is told apart from an untouched guard.
+inline constexpr unsigned char kCanaryByte = 0xA5;
+
+namespace detail {
+/// Allocates @p bytes with guard zones (filled with the canary) and registers them; returns
+/// the first element's address. @p bytes = 0 allocates nothing and returns nullptr.
+void* allocate_guarded(std::size_t bytes);
+/// Unregisters and frees an allocation of allocate_guarded (nullptr is ignored; never throws).
+void free_guarded(void* data) noexcept;
+}  // namespace detail
+
+/// Checks the guard zones of every live DeviceBuffer, then restores them, so that the next
+/// check judges the next run alone. Synchronizes with the device.
+/// @return a failed Check naming the buffer's size and how far outside it the writes landed.
+Check check_guard_zones();
+
 /// A `count`-element array in device memory, freed when the buffer goes away.
-/// cudaMalloc aligns it to at least 256 bytes, so vector loads of any width are aligned.
 template <class T>
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
-  /// Allocates @p count elements (uninitialized). A count of 0 allocates nothing.
-  explicit DeviceBuffer(std::size_t count) : count_(count) {
-    if (count_ > 0) STEPWISE_CUDA_CHECK(cudaMalloc(&data_, count_ * sizeof(T)));
-  }
+  /// Allocates @p count elements (uninitialized) between two guard zones. A count of 0
+  /// allocates nothing.
+  explicit DeviceBuffer(std::size_t count)
+      : data_(static_cast<T*>(detail::allocate_guarded(count * sizeof(T)))), count_(count) {}
   /// Allocates and copies @p host to the device.
   explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
   DeviceBuffer(const DeviceBuffer&) = delete;
@@ -35,9 +60,7 @@ class DeviceBuffer {
     std::swap(count_, other.count_);
     return *this;
   }
-  ~DeviceBuffer() {
-    if (data_ != nullptr) cudaFree(data_);  // never throws from a destructor
-  }
+  ~DeviceBuffer() { detail::free_guarded(data_); }
 
   T* data() noexcept { return data_; }
   const T* data() const noexcept { return data_; }
@@ -66,7 +89,7 @@ class DeviceBuffer {
 };
 
 /// The byte pattern that poisons outputs before a check: NaN for floating point
-/// (a NaN never passes a comparison), 0xCDCDCDCD for 32-bit integers.
+/// (a NaN never passes a comparison), 0xCDCDCDCD for integers.
 template <class T>
 constexpr unsigned char poison_byte() {
   return std::is_floating_point<T>::value ? 0xFF : 0xCD;

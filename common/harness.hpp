@@ -1,23 +1,28 @@
 /// @file harness.hpp
-/// The chapter harness: every chapter's main is its stage list plus a few lines.
+/// The chapter harness: a chapter's main is its problem, its options and its stage table.
 ///
 /// @code
 ///   int main(int argc, char** argv) {
 ///     return stepwise::run_main(argv[0], [&] {
 ///       stepwise::ChapterCli cli(kChapter, stepwise::describe(copy_stages()));
-///       if (auto code = cli.parse(argc, argv)) return *code;   // --help, --list, bad options
-///       stepwise::Session session(cli);                         // the GPU (77 if none), memcpy baseline
+///       if (auto code = cli.parse(argc, argv)) return *code;   // --help, --list: 0; bad options: 2
+///       stepwise::Session session(cli);                         // the GPU (77 if none)
 ///       session.require_device_bytes(2.0 * cli.options().n * sizeof(int));
 ///       CopyProblem problem(cli.options().n, cli.options().seed);
-///       return session.run(copy_stages(), problem);            // check, time, check, report
+///       return session.run(copy_stages(), problem, [&](CopyLaunch launch, const LaunchShape& shape,
+///                                                       cudaStream_t stream) {
+///         launch(problem.in(), problem.out(), problem.n(), shape, stream);
+///       });
 ///     });
 ///   }
 /// @endcode
 ///
-/// For each selected stage the session poisons the output, runs the stage once, checks
-/// it against the CPU reference, times it (CUDA events, warm-up, median of --reps with
-/// L2 flushed before each), and checks the output the timed runs left. A failed check
-/// marks the row FAIL, the run goes on, and the exit code is 1.
+/// For each selected stage the session poisons the output, runs the stage once, checks it
+/// against the CPU reference and checks the guard zones of every device buffer, times it
+/// (CUDA events, warm-up, median of --reps, L2 flushed before each), and checks again what
+/// the timed runs left. A failed check marks the row FAIL, the run goes on, and the exit
+/// code is 1. With --sweep, every stage that lists shapes runs at each of them, and its row
+/// is the fastest shape that passed.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -30,22 +35,21 @@
 #include "cli.hpp"
 #include "device.hpp"
 #include "report.hpp"
+#include "stage.hpp"
 #include "timing.hpp"
+#include "types.hpp"
 #include "verify.hpp"
 
 namespace stepwise {
 
-/// No CUDA device (or no working driver): exit code 77, the conventional "skipped".
+/// No usable GPU (none, or no driver): exit code 77, the conventional "skipped".
 class NoDeviceError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-/// Exit codes shared by every executable.
-enum ExitCode : int { kExitOk = 0, kExitFailed = 1, kExitUsage = 2, kExitNoDevice = 77 };
-
-/// The data of one chapter run, as the harness sees it: inputs, the output every
-/// stage writes, and the CPU reference that output is checked against.
+/// The data of one chapter run, as the harness sees it: inputs, the output every stage
+/// writes, and the CPU reference that output is checked against.
 class Problem {
  public:
   virtual ~Problem() = default;
@@ -62,80 +66,65 @@ class Problem {
   virtual void run_cpu_reference() = 0;
 };
 
-/// One row of a chapter: a numbered stage of its own, or a library baseline.
-/// @tparam P the chapter's Problem type, whose buffers the stage reads and writes.
-template <class P>
-struct Stage {
-  int number = 0;  ///< 1, 2, ... ; 0 for library rows
-  std::string name;
-  std::string lesson;  ///< what changed from the previous stage and why it should be faster
-  RowKind kind = RowKind::kernel;
-  /// Enqueues every launch of the stage on the stream. Allocates nothing (workspace
-  /// belongs to the problem, allocated before timing).
-  std::function<void(P&, cudaStream_t)> run;
-
-  StageInfo info() const { return {number, name, lesson, kind}; }
-};
-
-/// The StageInfo of each stage, for ChapterCli.
-template <class P>
-std::vector<StageInfo> describe(const std::vector<Stage<P>>& stages) {
-  std::vector<StageInfo> infos;
-  for (const auto& stage : stages) infos.push_back(stage.info());
-  return infos;
-}
-
-/// A stage bound to its problem: what the (non-template) measuring code runs.
-struct BoundStage {
-  StageInfo info;
-  GpuWork work;
-};
-
-/// One chapter run on one GPU: picks the device, measures the memcpy baseline, and
-/// runs stages through verification, timing and the report.
+/// One chapter run on one GPU: opens the device, measures the memcpy baseline, and runs
+/// stages through verification, timing and the report.
 class Session {
  public:
   /// Opens the device named by --device.
-  /// @throws NoDeviceError without a GPU; UsageError for a --device that does not exist.
+  /// @throws NoDeviceError without a GPU or driver; std::runtime_error for a driver older
+  ///   than the runtime; UsageError for a --device that does not exist.
   explicit Session(const ChapterCli& cli);
+  ~Session();
 
   const DeviceInfo& device() const { return device_; }
   const CommonOptions& options() const { return cli_.options(); }
-  TimingOptions timing() const;
-  L2Flusher& flusher() { return *flusher_; }
-  /// Device-to-device cudaMemcpy bandwidth (read + write), measured once per session.
-  double memcpy_gbps();
 
   /// @throws UsageError when @p bytes of device buffers would not fit in free memory.
   void require_device_bytes(double bytes) const;
 
-  /// Verifies, times and reports the selected stages (plus the CPU reference row).
+  /// Adds a line to the report's notes (a row left out, and why).
+  void note(const std::string& text) { notes_.push_back(text); }
+
+  /// Device-to-device cudaMemcpy bandwidth (bytes read + written), measured once per session
+  /// on a buffer of 8 x L2: the "% memcpy" column's 100 %.
+  double memcpy_gbps();
+
+  /// Verifies, times and reports the selected stages (each at every sweep shape with
+  /// --sweep), then the CPU reference row, and prints the report in --format.
+  /// @param stages the chapter's table
+  /// @param problem the data every stage works on, and its reference
+  /// @param bind calls a stage's launcher on the problem's buffers:
+  ///   `bind(stage.launch, shape, stream)`.
   /// @return kExitOk, or kExitFailed if any check failed.
-  template <class P>
-  int run(const std::vector<Stage<P>>& stages, P& problem) {
-    std::vector<BoundStage> bound;
-    for (const Stage<P>& stage : stages)
-      bound.push_back({stage.info(), [&problem, &stage](cudaStream_t stream) { stage.run(problem, stream); }});
-    return run_bound(bound, problem);
+  template <class Launch, class Bind>
+  int run(const std::vector<Stage<Launch>>& stages, Problem& problem, Bind bind) {
+    std::vector<Runnable> runnables;
+    for (const Stage<Launch>& stage : stages)
+      runnables.push_back({stage.info(), [&bind, launch = stage.launch](const LaunchShape& shape, cudaStream_t stream) {
+                             bind(launch, shape, stream);
+                           }});
+    return run_stages(runnables, problem);
   }
 
-  /// The same for stages already bound to their problem.
-  int run_bound(const std::vector<BoundStage>& stages, Problem& problem);
+ private:
+  /// A stage with its launcher bound to the problem: what the measuring code runs.
+  struct Runnable {
+    StageInfo info;
+    std::function<void(const LaunchShape&, cudaStream_t)> run;
+  };
 
-  /// Measures one stage: poison, run, check, time, check again.
-  ReportRow measure(const BoundStage& stage, Problem& problem);
-
-  /// Prints @p report in --format (and writes --output), as run() does.
+  int run_stages(const std::vector<Runnable>& stages, Problem& problem);
+  ReportRow measure(const Runnable& stage, const LaunchShape& shape, Problem& problem);
+  ReportRow sweep(const Runnable& stage, Problem& problem, std::vector<ReportRow>& failures);
+  Check verify(Problem& problem);
+  TimingOptions timing() const;
   void publish(const Report& report) const;
 
-  /// A report with the header facts filled in and no rows.
-  Report new_report(const Problem& problem);
-
- private:
   const ChapterCli& cli_;
   DeviceInfo device_;
-  std::unique_ptr<L2Flusher> flusher_;
+  std::unique_ptr<GpuTimer> timer_;
   double memcpy_gbps_ = 0.0;
+  std::vector<std::string> notes_;
 };
 
 /// Runs a chapter's main body, turning exceptions into one line and an exit code:

@@ -1,5 +1,6 @@
 #include "sizes.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <limits>
@@ -84,6 +85,48 @@ std::uint64_t parse_count(const std::string& text) {
     reject(text, "unknown suffix '" + suffix + "'; use K, M, G, Ki, Mi, Gi or 2^k");
   }
   return checked_multiply(text, base, unit);
+}
+
+std::string format_count(std::uint64_t count) {
+  for (int k = 1; k < 64; ++k) {
+    const std::uint64_t power = std::uint64_t{1} << k;
+    if (count == power) return "2^" + std::to_string(k);
+    if (power >= 4096 && count > power && count - power <= 1000)
+      return "2^" + std::to_string(k) + "+" + std::to_string(count - power);
+    if (power >= 4096 && count < power && power - count <= 1000)
+      return "2^" + std::to_string(k) + "-" + std::to_string(power - count);
+  }
+  return std::to_string(count);
+}
+
+std::int64_t parse_decimal(const std::string& text, std::int64_t min, std::int64_t max) {
+  const std::string range = " (a decimal integer in [" + std::to_string(min) + ", " + std::to_string(max) + "])";
+  const bool negative = !text.empty() && text[0] == '-';
+  const std::string digits = negative ? text.substr(1) : text;
+  if (digits.empty() || digits.size() > 19 ||
+      !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c) != 0; }))
+    throw std::invalid_argument("'" + text + "' is not a number" + range);
+  const std::uint64_t magnitude = std::stoull(digits);
+  if (magnitude > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+    throw std::invalid_argument("'" + text + "' is out of range" + range);
+  const std::int64_t value = negative ? -static_cast<std::int64_t>(magnitude) : static_cast<std::int64_t>(magnitude);
+  if (value < min || value > max) throw std::invalid_argument("'" + text + "' is out of range" + range);
+  return value;
+}
+
+std::uint64_t parse_unsigned(const std::string& text) {
+  const std::string range = " (a decimal integer in [0, 18446744073709551615])";
+  if (text.empty() || text.size() > 20 ||
+      !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c) != 0; }))
+    throw std::invalid_argument("'" + text + "' is not a non-negative number" + range);
+  std::uint64_t value = 0;
+  for (char c : text) {
+    const std::uint64_t digit = static_cast<std::uint64_t>(c - '0');
+    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
+      throw std::invalid_argument("'" + text + "' is out of range" + range);
+    value = value * 10 + digit;
+  }
+  return value;
 }
 
 std::string format_bytes(double bytes) {

@@ -19,4 +19,17 @@ std::uint64_t parse_count(const std::string& text);
 /// Formats a byte count for people: `50 MiB`, `1.5 GiB`.
 std::string format_bytes(double bytes);
 
+/// Formats an element count the way parse_count reads it back: `2^28`, `2^20+3`, `1000000`.
+/// Powers of two (and powers of two plus or minus at most 1000) are written as such.
+std::string format_count(std::uint64_t count);
+
+/// Parses a plain decimal integer in [@p min, @p max]: digits only, with a leading `-` for a
+/// negative value; no sign for non-negative ones, no hexadecimal or octal (`010` is ten), no
+/// suffix, no spaces.
+/// @throws std::invalid_argument with a message naming @p text and the range.
+std::int64_t parse_decimal(const std::string& text, std::int64_t min, std::int64_t max);
+
+/// The same for unsigned 64-bit values (seeds), in [0, 2^64 - 1].
+std::uint64_t parse_unsigned(const std::string& text);
+
 }  // namespace stepwise

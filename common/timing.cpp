@@ -7,62 +7,100 @@
 #include "check.hpp"
 
 namespace stepwise {
-
-TimingStats summarize(std::vector<double> samples_ms) {
-  if (samples_ms.empty()) throw std::invalid_argument("summarize: no samples");
-  std::sort(samples_ms.begin(), samples_ms.end());
-  const std::size_t count = samples_ms.size();
-  TimingStats stats;
-  stats.reps = static_cast<int>(count);
-  stats.min_ms = samples_ms.front();
-  stats.max_ms = samples_ms.back();
-  stats.median_ms = count % 2 == 1 ? samples_ms[count / 2] : 0.5 * (samples_ms[count / 2 - 1] + samples_ms[count / 2]);
-  return stats;
-}
-
-L2Flusher::L2Flusher(std::size_t l2_bytes) : scratch_(std::max<std::size_t>(2 * l2_bytes, 1 << 20)) {}
-
-void L2Flusher::flush(cudaStream_t stream) {
-  // Alternate the byte so that no hardware shortcut can skip a write of unchanged data.
-  static unsigned char byte = 0;
-  scratch_.fill_bytes(++byte, stream);
-}
-
 namespace {
 
-// Creates two events and destroys them on every path out of the timing loop.
-struct EventPair {
-  cudaEvent_t start = nullptr;
-  cudaEvent_t stop = nullptr;
-  EventPair() {
-    STEPWISE_CUDA_CHECK(cudaEventCreate(&start));
-    STEPWISE_CUDA_CHECK(cudaEventCreate(&stop));
-  }
-  ~EventPair() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  EventPair(const EventPair&) = delete;
-  EventPair& operator=(const EventPair&) = delete;
-};
+/// How long the holding kernel waits for the host before giving up: far longer than any
+/// launch sequence takes to enqueue, short enough that a mistake is reported soon.
+constexpr unsigned long long kHoldTimeoutNs = 5'000'000'000ull;
+/// The probe's hold: if launching it takes this long, the launch waited for the kernel to end.
+constexpr unsigned long long kProbeTimeoutNs = 50'000'000ull;
 
 }  // namespace
 
-TimingStats time_gpu(const GpuWork& work, const TimingOptions& options, L2Flusher& flusher, cudaStream_t stream) {
+const char* to_string(Flush flush) {
+  switch (flush) {
+    case Flush::read:
+      return "read";
+    case Flush::write:
+      return "write";
+    case Flush::none:
+      return "none";
+  }
+  return "?";
+}
+
+GpuTimer::GpuTimer(std::size_t l2_bytes) : scratch_(std::max<std::size_t>(2 * l2_bytes, 1 << 20)), sink_(1) {
+  scratch_.fill_bytes(0x5A);
+  void* flags = nullptr;
+  STEPWISE_CUDA_CHECK(cudaHostAlloc(&flags, 2 * sizeof(int), cudaHostAllocMapped));
+  release_flag_ = static_cast<int*>(flags);
+  timed_out_flag_ = static_cast<int*>(flags) + 1;
+  *release_flag_ = 1;
+  *timed_out_flag_ = 0;
+  STEPWISE_CUDA_CHECK(cudaEventCreate(&start_));
+  STEPWISE_CUDA_CHECK(cudaEventCreate(&stop_));
+  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+  // Can the stream be held? Launch a hold that nobody releases: an asynchronous launch returns
+  // at once; a synchronous one (under compute-sanitizer, say) returns when the hold times out.
+  *release_flag_ = 0;
+  const auto before = std::chrono::steady_clock::now();
+  detail::enqueue_hold(release_flag_, timed_out_flag_, kProbeTimeoutNs, nullptr);
+  const auto launched = std::chrono::steady_clock::now();
+  release();
+  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+  holds_stream_ = launched - before < std::chrono::nanoseconds(kProbeTimeoutNs / 2);
+  *timed_out_flag_ = 0;
+}
+
+GpuTimer::~GpuTimer() {
+  cudaEventDestroy(start_);
+  cudaEventDestroy(stop_);
+  cudaFreeHost(const_cast<int*>(release_flag_));
+}
+
+void GpuTimer::flush(Flush mode, cudaStream_t stream) {
+  if (mode == Flush::write) {
+    static unsigned char byte = 0;  // alternate the byte so that no write of unchanged data can be skipped
+    scratch_.fill_bytes(++byte == kCanaryByte ? ++byte : byte, stream);
+  } else if (mode == Flush::read) {
+    detail::enqueue_read_flush(scratch_.data(), scratch_.bytes(), sink_.data(), stream);
+  }
+}
+
+void GpuTimer::hold(cudaStream_t stream) {
+  if (!holds_stream_) return;
+  *release_flag_ = 0;
+  detail::enqueue_hold(release_flag_, timed_out_flag_, kHoldTimeoutNs, stream);
+}
+
+void GpuTimer::release() { *release_flag_ = 1; }
+
+TimingStats GpuTimer::time(const GpuWork& work, const TimingOptions& options, cudaStream_t stream) {
   for (int i = 0; i < options.warmup; ++i) work(stream);
   STEPWISE_CUDA_CHECK(cudaStreamSynchronize(stream));
 
-  EventPair events;
   std::vector<double> samples;
   samples.reserve(static_cast<std::size_t>(options.reps));
   for (int i = 0; i < options.reps; ++i) {
-    if (options.flush_l2) flusher.flush(stream);
-    STEPWISE_CUDA_CHECK(cudaEventRecord(events.start, stream));
-    work(stream);
-    STEPWISE_CUDA_CHECK(cudaEventRecord(events.stop, stream));
-    STEPWISE_CUDA_CHECK(cudaEventSynchronize(events.stop));
+    *timed_out_flag_ = 0;
+    hold(stream);
+    try {
+      flush(options.flush, stream);
+      STEPWISE_CUDA_CHECK(cudaEventRecord(start_, stream));
+      work(stream);
+      STEPWISE_CUDA_CHECK(cudaEventRecord(stop_, stream));
+    } catch (...) {
+      release();
+      throw;
+    }
+    release();
+    STEPWISE_CUDA_CHECK(cudaEventSynchronize(stop_));
+    if (*timed_out_flag_ != 0)
+      throw std::runtime_error(
+          "timing: the timed work waited for the GPU while the stream was held "
+          "(a stage must only enqueue work, never synchronize)");
     float elapsed_ms = 0.0f;
-    STEPWISE_CUDA_CHECK(cudaEventElapsedTime(&elapsed_ms, events.start, events.stop));
+    STEPWISE_CUDA_CHECK(cudaEventElapsedTime(&elapsed_ms, start_, stop_));
     samples.push_back(elapsed_ms);
   }
   return summarize(std::move(samples));
@@ -80,16 +118,16 @@ TimingStats time_cpu(const std::function<void()>& work, int reps) {
   return summarize(std::move(samples));
 }
 
-double measure_memcpy_gbps(std::size_t bytes, const TimingOptions& options, L2Flusher& flusher) {
+double measure_memcpy_gbps(std::size_t bytes, const TimingOptions& options, GpuTimer& timer) {
   DeviceBuffer<unsigned char> source(bytes);
   DeviceBuffer<unsigned char> destination(bytes);
   source.fill_bytes(0x5A);
-  const TimingStats stats = time_gpu(
+  const TimingStats stats = timer.time(
       [&](cudaStream_t stream) {
         STEPWISE_CUDA_CHECK(
             cudaMemcpyAsync(destination.data(), source.data(), bytes, cudaMemcpyDeviceToDevice, stream));
       },
-      options, flusher);
+      options);
   return 2.0 * static_cast<double>(bytes) / (stats.median_ms * 1e-3) / 1e9;
 }
 

@@ -1,29 +1,70 @@
 #!/usr/bin/env bash
-# One whole round on a GPU machine, from an already-built tree:
-#   GPU tests, every chapter through the tour, and compute-sanitizer on every chapter at a small n.
-# Usage: tools/gpu-round.sh [bin-dir (default build/bin)] [log-dir (default gpu-round-logs)]
-# Prints a short summary last; full logs go to the log directory.
+# One round on a GPU machine, from a tree built elsewhere and copied there.
+#
+#   tools/gpu-round.sh pack [build-dir]        on the build machine: copy the executables and the CTest files of
+#                                              build-dir (default build) into build-gpu/, small enough to carry
+#   tools/gpu-round.sh tests [log-dir]         on the GPU machine: every GPU test (ctest -L gpu), then
+#                                              compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on
+#                                              every chapter at a small n
+#   tools/gpu-round.sh tour [log-dir] [args]   on the GPU machine: the tour (every chapter's default table) with args
+#
+# The CTest files name the build machine's paths; `tests` rewrites them to where the copy lies.
+# Full logs go to log-dir (default gpu-round-logs); a short summary is printed last.
 set -uo pipefail
-bin=${1:-build/bin}
+mode=${1:-}
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+case "$mode" in
+  pack)
+    build=$(cd "${2:-build}" && pwd)
+    rm -rf "$here/build-gpu" && mkdir -p "$here/build-gpu"
+    (cd "$build" && find . -path ./bin -prune -o \( -name CTestTestfile.cmake -o -name '*_include-*.cmake' \
+       -o -name '*_tests-*.cmake' \) -print | cpio -pdm --quiet "$here/build-gpu")
+    cp -r "$build/bin" "$here/build-gpu/bin"
+    echo "$build" > "$here/build-gpu/original-path"
+    echo "$(cd "$build/.." && pwd)" > "$here/build-gpu/original-source"
+    du -sh "$here/build-gpu"
+    exit 0
+    ;;
+  tests | tour) ;;
+  *)
+    echo "usage: $0 pack [build-dir] | tests [log-dir] | tour [log-dir] [tour options]" >&2
+    exit 2
+    ;;
+esac
+
 logs=${2:-gpu-round-logs}
 mkdir -p "$logs"
+bin="$here/build-gpu/bin"
 status=0
+summary=()
+nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader \
+  > "$logs/device.txt" 2>&1
+summary+=("device: $(cat "$logs/device.txt")")
 
-nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader > "$logs/device.txt" 2>&1
-summary=("device: $(cat "$logs/device.txt")")
-
-for test in "$bin"/test_*; do
-  name=$(basename "$test")
-  "$test" > "$logs/$name.log" 2>&1
+if [ "$mode" = tour ]; then
+  shift 2
+  "$bin/tour" "$@" > "$logs/tour.log" 2>&1
   code=$?
   [ $code -ne 0 ] && status=1
-  summary+=("$name: exit $code, $(grep -E '^\[doctest\] test cases' "$logs/$name.log" | tr -s ' ')")
-done
+  sed -n '/== stepwise tour: summary ==/,$p' "$logs/tour.log"
+  summary+=("tour $*: exit $code")
+  printf '%s\n' "${summary[@]}"
+  exit $status
+fi
 
-"$bin/tour" > "$logs/tour.log" 2>&1
+# Point the CTest files at this copy: the build tree, the sources, and this machine's cmake.
+original_build=$(cat "$here/build-gpu/original-path")
+original_source=$(cat "$here/build-gpu/original-source")
+cmake_here=$(command -v cmake)
+grep -rlF "$original_build" "$here/build-gpu" --include='*.cmake' | xargs -r sed -i \
+  -e "s#$original_build#$here/build-gpu#g" -e "s#$original_source#$here#g" -e "s#\"/usr/bin/cmake\"#\"$cmake_here\"#g"
+
+(cd "$here/build-gpu" && ctest -L gpu --output-on-failure --timeout 900) > "$logs/ctest-gpu.log" 2>&1
 code=$?
 [ $code -ne 0 ] && status=1
-summary+=("tour: exit $code")
+summary+=("ctest -L gpu: exit $code, $(grep -E 'tests passed|tests failed' "$logs/ctest-gpu.log" | tail -1)")
+grep -E '\*\*\*Failed|\(Failed\)|Not Run' "$logs/ctest-gpu.log" | head -20 | while read -r line; do echo "  $line"; done
 
 for chapter in "$bin"/chapter_*; do
   name=$(basename "$chapter")
@@ -32,10 +73,9 @@ for chapter in "$bin"/chapter_*; do
       > "$logs/sanitizer_${name}_$tool.log" 2>&1
     code=$?
     [ $code -ne 0 ] && status=1
-    summary+=("$name $tool: exit $code, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/sanitizer_${name}_$tool.log" | sed 's/=* *//')")
+    summary+=("$name $tool: exit $code, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/sanitizer_${name}_$tool.log" |
+      sed 's/=* *//' | tr '\n' ' ')")
   done
 done
-
-sed -n '/== stepwise tour: summary ==/,$p' "$logs/tour.log"
 printf '%s\n' "${summary[@]}"
 exit $status

@@ -1,119 +1,406 @@
-// The tour: runs every chapter with its defaults, prints each table, then one summary
-// screen (chapter, best stage, GB/s, % memcpy, ratio to the library baseline).
+// The tour: runs every chapter (or the ones named with --chapter), prints each chapter's
+// table, then one summary: per chapter, the fastest stage that passed against the library.
 //
-// Usage: tour [options passed to every chapter, e.g. --reps 10]
-// Exit code: 0 when every chapter passed, 77 when there is no GPU, else 1.
+// Options the tour does not know itself are passed to every chapter that has them (so
+// `--type float32` goes to the chapters with a --type and skips chapter 00); an option no
+// chapter has, or a value a chapter refuses, stops the tour with exit code 2 before any
+// chapter runs. --format and --output are the tour's own: they apply to the summary.
+// With --sizes, every chapter runs once per size, and --reports keeps each run's JSON
+// report (tools/plot time-vs-n draws them).
+//
+// Exit code: 0 when every chapter passed, 77 when there is no GPU, 2 for bad options, else 1.
 #include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <limits>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "chapters.hpp"  // generated: kChapterExecutables
+#include "cli.hpp"
+#include "report.hpp"
+#include "sizes.hpp"
 
 namespace {
+
+using stepwise::format_fixed;
+using stepwise::shell_quote;
+
+/// Bad input to the tour: one line, exit code 2.
+struct TourUsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 std::string own_directory() {
   std::vector<char> path(4096);
   const ssize_t length = readlink("/proc/self/exe", path.data(), path.size() - 1);
   if (length <= 0) return ".";
-  std::string self(path.data(), static_cast<std::size_t>(length));
+  const std::string self(path.data(), static_cast<std::size_t>(length));
   return self.substr(0, self.find_last_of('/'));
 }
 
-std::string quoted(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
+/// Runs @p command through the shell; returns its exit code and its stdout.
+int capture(const std::string& command, std::string& output) {
+  output.clear();
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return -1;
+  char buffer[4096];
+  for (std::size_t read; (read = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, read);
+  const int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
-struct ChapterResult {
-  std::string executable;
+int run_command(const std::string& command) {
+  std::fflush(stdout);
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/// A chapter executable and the options it accepts (name -> takes a value).
+struct Chapter {
+  std::string path;
+  std::string name;  ///< chapter_01_reduction
+  std::map<std::string, bool> options;
+  std::vector<std::string> arguments;  ///< the pass-through arguments it accepts
+};
+
+Chapter load_chapter(const std::string& path) {
+  Chapter chapter;
+  chapter.path = path;
+  chapter.name = std::filesystem::path(path).filename().string();
+  std::string listing;
+  if (capture(shell_quote(path) + " --list-options 2>/dev/null", listing) != 0)
+    throw TourUsageError("--chapter " + path + ": not a stepwise chapter (it does not answer --list-options)");
+  std::istringstream lines(listing);
+  for (std::string name, kind; lines >> name >> kind;) chapter.options[name] = kind == "value";
+  return chapter;
+}
+
+/// The options of the tour itself.
+struct TourOptions {
+  std::string format_text = "table";
+  stepwise::Format format = stepwise::Format::table;
+  std::string output;
+  std::vector<std::string> chapters;
+  std::string sizes;
+  std::string reports;
+  bool dry_run = false;
+  std::vector<std::string> passed;  ///< everything else, for the chapters
+};
+
+/// Splits the pass-through arguments into options (with their values) and gives each
+/// chapter the ones it accepts. @throws TourUsageError for an option no chapter has.
+void distribute(const std::vector<std::string>& passed, std::vector<Chapter>& chapters) {
+  static const std::vector<std::string> kReserved = {"--format",       "--output",        "--list",
+                                                     "--list-options", "--check-options", "--help"};
+  for (std::size_t i = 0; i < passed.size(); ++i) {
+    const std::string& argument = passed[i];
+    if (argument.rfind("--", 0) != 0) throw TourUsageError("unexpected argument '" + argument + "' (see --help)");
+    const std::size_t equals = argument.find('=');
+    const std::string name = argument.substr(0, equals);
+    for (const std::string& reserved : kReserved)
+      if (name == reserved) throw TourUsageError(name + " cannot be passed to the chapters by the tour (see --help)");
+    bool known = false;
+    bool takes_value = false;
+    for (const Chapter& chapter : chapters) {
+      const auto found = chapter.options.find(name);
+      if (found == chapter.options.end()) continue;
+      known = true;
+      takes_value = found->second;
+    }
+    if (!known) throw TourUsageError("no chapter has the option " + name + " (see --help)");
+    std::vector<std::string> option = {argument};
+    if (takes_value && equals == std::string::npos) {
+      if (i + 1 == passed.size()) throw TourUsageError(name + " needs a value");
+      option.push_back(passed[++i]);
+    }
+    for (Chapter& chapter : chapters)
+      if (chapter.options.count(name) != 0)
+        chapter.arguments.insert(chapter.arguments.end(), option.begin(), option.end());
+  }
+}
+
+std::string join_quoted(const std::vector<std::string>& arguments) {
+  std::string text;
+  for (const std::string& argument : arguments) text += " " + shell_quote(argument);
+  return text;
+}
+
+/// The element counts of --sizes: `2^16..2^20` (every power of two between), or a comma list.
+std::vector<std::string> parse_sizes(const std::string& text) {
+  if (text.empty()) return {""};
+  std::vector<std::string> sizes;
+  const std::size_t dots = text.find("..");
+  try {
+    if (dots != std::string::npos) {
+      const std::uint64_t from = stepwise::parse_count(text.substr(0, dots));
+      const std::uint64_t to = stepwise::parse_count(text.substr(dots + 2));
+      if (from == 0 || (from & (from - 1)) != 0 || (to & (to - 1)) != 0 || to < from)
+        throw std::invalid_argument("a range goes from a power of two up to a power of two, e.g. 2^16..2^28");
+      for (std::uint64_t n = from; n <= to; n *= 2) sizes.push_back(stepwise::format_count(n));
+    } else {
+      std::istringstream list(text);
+      for (std::string size; std::getline(list, size, ',');)
+        sizes.push_back(stepwise::format_count(stepwise::parse_count(size)));
+    }
+  } catch (const std::invalid_argument& error) {
+    throw TourUsageError(std::string("--sizes: ") + error.what());
+  }
+  return sizes;
+}
+
+/// One chapter run, as the summary sees it.
+struct Run {
+  std::string chapter;
+  std::string size;
   int exit_code = 0;
   nlohmann::json report;
 };
 
-std::string fixed(double value, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
-  return buffer;
+/// The rows the summary compares: the fastest kernel row that passed, and the first library
+/// row that passed (either may be absent).
+struct Picked {
+  const nlohmann::json* best = nullptr;
+  const nlohmann::json* library = nullptr;
+};
+
+Picked pick(const nlohmann::json& report) {
+  Picked picked;
+  for (const auto& row : report["rows"]) {
+    if (row["check"] != "PASS" || row["median_ms"].is_null()) continue;
+    if (row["kind"] == "kernel" &&
+        (!picked.best || row["median_ms"].get<double>() < (*picked.best)["median_ms"].get<double>()))
+      picked.best = &row;
+    if (row["kind"] == "library" && !picked.library) picked.library = &row;
+  }
+  return picked;
 }
 
-void print_summary(const std::vector<ChapterResult>& results) {
-  std::printf("\n== stepwise tour: summary ==\n");
-  std::printf("%-16s %-28s %10s %10s %-22s %14s\n", "chapter", "best stage", "GB/s", "% memcpy", "library",
-              "best/library");
-  for (const ChapterResult& result : results) {
-    if (result.report.is_null()) {
-      std::printf("%-16s (exit code %d, no report)\n", result.executable.c_str(), result.exit_code);
-      continue;
+/// The summary as data: one entry per run.
+nlohmann::json summary_json(const std::vector<Run>& runs) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const Run& run : runs) {
+    nlohmann::json entry = {{"chapter", run.chapter}, {"size", run.size},   {"exit_code", run.exit_code},
+                            {"best", nullptr},        {"library", nullptr}, {"best_over_library", nullptr}};
+    if (!run.report.is_null()) {
+      const Picked picked = pick(run.report);
+      entry["id"] =
+          run.report["chapter"]["id"].get<std::string>() + " " + run.report["chapter"]["name"].get<std::string>();
+      entry["device"] = run.report["device"]["name"];
+      entry["n"] = run.report["n"];
+      if (picked.best) entry["best"] = *picked.best;
+      if (picked.library) entry["library"] = *picked.library;
+      if (picked.best && picked.library)
+        entry["best_over_library"] =
+            (*picked.library)["median_ms"].get<double>() / (*picked.best)["median_ms"].get<double>();
     }
-    const nlohmann::json* best = nullptr;
-    const nlohmann::json* library = nullptr;
-    for (const auto& row : result.report["rows"]) {
-      if (row["median_ms"].is_null()) continue;
-      if (row["kind"] == "kernel" && (!best || row["median_ms"].get<double>() < (*best)["median_ms"].get<double>()))
-        best = &row;
-      if (row["kind"] == "library" && !library) library = &row;
-    }
-    const std::string chapter =
-        result.report["chapter"]["id"].get<std::string>() + " " + result.report["chapter"]["name"].get<std::string>();
-    if (!best) {
-      std::printf("%-16s no kernel stage passed\n", chapter.c_str());
-      continue;
-    }
-    const std::string ratio =
-        library ? fixed((*library)["median_ms"].get<double>() / (*best)["median_ms"].get<double>(), 2) + "x" : "-";
-    std::printf("%-16s %-28s %10s %10s %-22s %14s\n", chapter.c_str(),
-                (std::to_string((*best)["number"].get<int>()) + " " + (*best)["name"].get<std::string>()).c_str(),
-                fixed((*best)["gbps"].get<double>(), 1).c_str(), fixed((*best)["pct_memcpy"].get<double>(), 1).c_str(),
-                library ? (*library)["name"].get<std::string>().c_str() : "-", ratio.c_str());
+    entries.push_back(entry);
   }
-  std::printf("best/library > 1 means the chapter's best stage is faster than the library.\n");
+  return entries;
+}
+
+/// One summary line per run, in the columns of the table form.
+std::vector<std::string> summary_lines(const nlohmann::json& entries) {
+  std::vector<std::string> lines;
+  for (const auto& entry : entries) {
+    const std::string label =
+        entry.value("id", entry["chapter"].get<std::string>()) +
+        (entry["size"].get<std::string>().empty() ? "" : " n=" + entry["size"].get<std::string>());
+    if (!entry.contains("id")) {
+      lines.push_back(label + ": exit code " + std::to_string(entry["exit_code"].get<int>()) + ", no report");
+      continue;
+    }
+    if (entry["best"].is_null()) {
+      lines.push_back(label + ": no kernel stage passed");
+      continue;
+    }
+    const auto& best = entry["best"];
+    const auto& library = entry["library"];
+    char text[256];
+    std::snprintf(text, sizeof text, "%-24s %-28s %10s %9s  %-28s %12s", label.c_str(),
+                  (std::to_string(best["number"].get<int>()) + " " + best["name"].get<std::string>()).c_str(),
+                  format_fixed(best["gbps"].get<double>(), 1).c_str(),
+                  format_fixed(best["pct_memcpy"].get<double>(), 1).c_str(),
+                  library.is_null() ? "-" : library["name"].get<std::string>().c_str(),
+                  entry["best_over_library"].is_null()
+                      ? "-"
+                      : (format_fixed(entry["best_over_library"].get<double>(), 2) + "x").c_str());
+    lines.push_back(text);
+  }
+  return lines;
+}
+
+std::string render_summary(const std::vector<Run>& runs, stepwise::Format format) {
+  const nlohmann::json entries = summary_json(runs);
+  if (format == stepwise::Format::json) return entries.dump(2) + "\n";
+  std::ostringstream out;
+  if (format == stepwise::Format::csv) {
+    out << "chapter,size,best_stage,gbps,pct_memcpy,library,best_over_library\n";
+    for (const auto& entry : entries) {
+      const auto& best = entry["best"];
+      const auto& library = entry["library"];
+      out << entry["chapter"].get<std::string>() << "," << entry["size"].get<std::string>() << ","
+          << (best.is_null() ? "" : best["name"].get<std::string>()) << ","
+          << (best.is_null() ? "" : format_fixed(best["gbps"].get<double>(), 1)) << ","
+          << (best.is_null() ? "" : format_fixed(best["pct_memcpy"].get<double>(), 1)) << ","
+          << (library.is_null() ? "" : library["name"].get<std::string>()) << ","
+          << (entry["best_over_library"].is_null() ? "" : format_fixed(entry["best_over_library"].get<double>(), 3))
+          << "\n";
+    }
+    return out.str();
+  }
+  const bool markdown = format == stepwise::Format::markdown;
+  char header[256];
+  std::snprintf(header, sizeof header, "%-24s %-28s %10s %9s  %-28s %12s", "chapter", "best stage (passed)", "GB/s",
+                "% memcpy", "library", "best/library");
+  out << (markdown ? "```\n" : "\n== stepwise tour: summary ==\n") << header << "\n";
+  for (const std::string& line : summary_lines(entries)) out << line << "\n";
+  out << "best/library > 1 means the chapter's best stage is faster than the library.\n";
+  if (markdown) out << "```\n";
+  return out.str();
+}
+
+int tour(int argc, char** argv) {
+  TourOptions options;
+  CLI::App app("stepwise tour: every chapter with the given options, then a one-screen summary");
+  app.allow_extras();
+  app.add_option("--format", options.format_text, "Format of the summary: table, markdown, csv or json")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"table", "markdown", "csv", "json"}));
+  app.add_option("--output", options.output, "Also write the summary, in --format, to this file");
+  app.add_option("--chapter", options.chapters,
+                 "Run only this chapter (repeatable): 01, 01_reduction, chapter_01_reduction, or a path to a chapter "
+                 "executable");
+  app.add_option("--sizes", options.sizes,
+                 "Run every chapter once per size: 2^16..2^28 (each power of two between) or a comma list");
+  app.add_option("--reports", options.reports, "Keep each run's JSON report in this directory");
+  app.add_flag("--dry-run", options.dry_run, "Print the command of every chapter run, and run nothing")
+      ->disable_flag_override();
+  app.footer(
+      "Every other option is passed to the chapters that have it (see a chapter's --help): e.g. --reps 10, "
+      "--warm-cache, --type float32, --sweep.\nExit code: 0 when every chapter passed, 77 without a GPU, 2 for bad "
+      "options, else 1.");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::ParseError& error) {
+    throw TourUsageError(std::string(error.what()) + " (see --help)");
+  }
+  options.passed = app.remaining();
+  options.format = stepwise::parse_format(options.format_text);
+  if (!options.output.empty()) {
+    try {
+      stepwise::require_writable(options.output, "--output");
+    } catch (const stepwise::UsageError& error) {
+      throw TourUsageError(error.what());
+    }
+  }
+  if (!options.reports.empty() && !std::filesystem::is_directory(options.reports))
+    throw TourUsageError("--reports " + options.reports + ": not a directory");
+  const std::vector<std::string> sizes = parse_sizes(options.sizes);
+
+  const std::string directory = own_directory();
+  std::vector<Chapter> chapters;
+  if (options.chapters.empty()) {
+    for (const char* executable : kChapterExecutables) chapters.push_back(load_chapter(directory + "/" + executable));
+  } else {
+    for (const std::string& wanted : options.chapters) {
+      std::string path = wanted;
+      if (wanted.find('/') == std::string::npos) {
+        path.clear();
+        for (const char* executable : kChapterExecutables) {
+          const std::string name = executable;
+          if (name == wanted || name == "chapter_" + wanted || name.rfind("chapter_" + wanted + "_", 0) == 0)
+            path = directory + "/" + name;
+        }
+        if (path.empty()) throw TourUsageError("--chapter " + wanted + ": no such chapter");
+      }
+      chapters.push_back(load_chapter(path));
+    }
+  }
+  distribute(options.passed, chapters);
+  for (const Chapter& chapter : chapters) {
+    if (!options.sizes.empty() && chapter.options.count("--n") != 0)
+      for (const std::string& argument : chapter.arguments)
+        if (argument == "--n" || argument.rfind("--n=", 0) == 0)
+          throw TourUsageError("--n and --sizes exclude each other");
+    std::string error;
+    const std::string check = shell_quote(chapter.path) + " --check-options" + join_quoted(chapter.arguments) +
+                              (sizes.front().empty() ? "" : " --n " + shell_quote(sizes.front())) + " 2>&1 >/dev/null";
+    if (capture(check, error) != 0) {
+      const std::string line = error.substr(0, error.find('\n'));
+      const std::size_t marker = line.find(": error: ");  // the chapter names itself: name it once
+      throw TourUsageError(chapter.name + ": " + (marker == std::string::npos ? line : line.substr(marker + 9)));
+    }
+  }
+
+  // Chapters print their tables; when the summary is not a table, stdout holds the summary alone.
+  const std::string redirect = options.format == stepwise::Format::table ? "" : " 1>&2";
+  std::vector<Run> runs;
+  int skipped = 0;
+  int failed = 0;
+  for (const std::string& size : sizes) {
+    for (const Chapter& chapter : chapters) {
+      const std::string report_path = (options.reports.empty() ? directory : options.reports) + "/" + chapter.name +
+                                      (size.empty() ? "" : "-n" + size) + ".json";
+      const std::string command = shell_quote(chapter.path) + join_quoted(chapter.arguments) +
+                                  (size.empty() ? "" : " --n " + shell_quote(size)) + " --format json --output " +
+                                  shell_quote(report_path);
+      if (options.dry_run) {
+        std::cout << command << "\n";
+        continue;
+      }
+      std::cout << std::flush;
+      std::fprintf(options.format == stepwise::Format::table ? stdout : stderr, "\n== %s%s ==\n", chapter.name.c_str(),
+                   size.empty() ? "" : (" n=" + size).c_str());
+      std::remove(report_path.c_str());
+      Run run;
+      run.chapter = chapter.name;
+      run.size = size;
+      run.exit_code = run_command(command + redirect);
+      if (run.exit_code == 77) {
+        ++skipped;
+        continue;
+      }
+      if (run.exit_code != 0) ++failed;
+      std::ifstream file(report_path);
+      if (file) run.report = nlohmann::json::parse(file, nullptr, false);
+      if (run.report.is_discarded()) run.report = nullptr;
+      runs.push_back(run);
+    }
+  }
+  if (options.dry_run) return 0;
+  if (skipped > 0 && runs.empty()) {
+    std::fprintf(stderr, "tour: skipped: no CUDA-capable GPU found\n");
+    return 77;
+  }
+  const std::string summary = render_summary(runs, options.format);
+  std::cout << summary << std::flush;
+  if (!options.output.empty()) stepwise::write_file_atomically(options.output, summary);
+  return failed == 0 && skipped == 0 ? 0 : 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string extra;
-  for (int i = 1; i < argc; ++i) extra += " " + quoted(argv[i]);
-  const std::string directory = own_directory();
-  std::vector<ChapterResult> results;
-  int skipped = 0;
-  int failed = 0;
-  for (const char* executable : kChapterExecutables) {
-    const std::string json_path = directory + "/tour_" + executable + ".json";
-    std::remove(json_path.c_str());
-    const std::string command =
-        quoted(directory + "/" + executable) + " --format json --output " + quoted(json_path) + extra;
-    std::printf("\n== %s ==\n", executable);
-    std::fflush(stdout);
-    const int status = std::system(command.c_str());
-    ChapterResult result;
-    result.executable = executable;
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-    if (result.exit_code == 77) {
-      ++skipped;
-      continue;
-    }
-    if (result.exit_code != 0) ++failed;
-    std::ifstream file(json_path);
-    if (file) result.report = nlohmann::json::parse(file, nullptr, false);
-    if (result.report.is_discarded()) result.report = nullptr;
-    results.push_back(result);
+  try {
+    return tour(argc, argv);
+  } catch (const TourUsageError& error) {
+    std::fprintf(stderr, "tour: error: %s\n", error.what());
+    return 2;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "tour: error: %s\n", error.what());
+    return 1;
   }
-  const int chapter_count = static_cast<int>(sizeof(kChapterExecutables) / sizeof(kChapterExecutables[0]));
-  if (skipped == chapter_count) {
-    std::fprintf(stderr, "tour: skipped: no CUDA-capable GPU found\n");
-    return 77;
-  }
-  print_summary(results);
-  return failed == 0 && skipped == 0 ? 0 : 1;
 }

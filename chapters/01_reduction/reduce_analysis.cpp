@@ -1,3 +1,4 @@
+// --analyze: kernels 1-3's index maps (addressing.hpp) replayed on the CPU, warp by warp.
 #include "reduce_analysis.hpp"
 
 #include <algorithm>
@@ -8,30 +9,6 @@
 #include <stdexcept>
 
 namespace stepwise::reduction {
-
-ThreadWork thread_work(Addressing scheme, unsigned tid, unsigned stride, unsigned block) {
-  switch (scheme) {
-    case Addressing::interleaved_divergent:
-      return {tid % (2 * stride) == 0, tid, tid + stride};
-    case Addressing::interleaved_strided: {
-      const unsigned index = 2 * stride * tid;
-      return {index < block, index, index + stride};
-    }
-    case Addressing::sequential:
-      return {tid < stride, tid, tid + stride};
-  }
-  throw std::invalid_argument("unknown addressing scheme");
-}
-
-std::vector<unsigned> tree_strides(Addressing scheme, unsigned block) {
-  std::vector<unsigned> strides;
-  if (scheme == Addressing::sequential) {
-    for (unsigned s = block / 2; s > 0; s >>= 1) strides.push_back(s);
-  } else {
-    for (unsigned s = 1; s < block; s *= 2) strides.push_back(s);
-  }
-  return strides;
-}
 
 unsigned bank_conflict_degree(const std::vector<unsigned>& words) {
   std::map<unsigned, std::set<unsigned>> words_per_bank;
@@ -105,6 +82,14 @@ std::string render(const TreeAnalysis& analysis) {
       << "; warp-steps spent beyond ceil(active / 32): " << analysis.wasted_warp_steps
       << "; worst bank conflict: " << analysis.worst_conflict_degree << "-way\n";
   return out.str();
+}
+
+std::string analysis_report(unsigned block) {
+  std::string report =
+      "shared-memory index patterns of kernels 1-3 (kernels 4-6 use kernel 3's), replayed on the CPU\n\n";
+  for (Addressing scheme : {Addressing::interleaved_divergent, Addressing::interleaved_strided, Addressing::sequential})
+    report += render(analyze(scheme, block)) + "\n";
+  return report;
 }
 
 }  // namespace stepwise::reduction

@@ -1,40 +1,22 @@
 /// @file reduce_analysis.hpp
-/// --analyze: replays the shared-memory index pattern of kernels 1 to 3 on the CPU, thread
-/// by thread, and measures per tree step what the hardware will see: how many threads
-/// and warps work, how many warps diverge, and the worst shared-memory bank conflict.
-/// It shows WHY each kernel is faster than the one before it, without a GPU.
+/// --analyze: replays the shared-memory index maps of kernels 1 to 3 (addressing.hpp, the
+/// functions the kernels call) on the CPU, thread by thread, and measures per tree step what
+/// the hardware will see: how many threads and warps work, how many warps diverge, and the
+/// worst shared-memory bank conflict. It shows WHY each kernel is faster than the one
+/// before it, without a GPU.
 #pragma once
 
 #include <string>
 #include <vector>
 
-namespace stepwise::reduction {
+#include "addressing.hpp"
 
-/// The three addressing schemes of the slides' shared-memory tree.
-enum class Addressing {
-  interleaved_divergent = 1,  ///< kernel 1: `if (tid % (2*s) == 0) sdata[tid] += sdata[tid + s]`, s = 1, 2, 4, ...
-  interleaved_strided = 2,    ///< kernel 2: `index = 2*s*tid; if (index < blockDim.x) sdata[index] += sdata[index + s]`
-  sequential = 3,             ///< kernel 3: `if (tid < s) sdata[tid] += sdata[tid + s]`, s = blockDim.x / 2, ..., 1
-};
+namespace stepwise::reduction {
 
 /// Shared-memory banks and their width: 32 banks of 4-byte words (every GPU since Fermi).
 inline constexpr unsigned kBanks = 32;
+/// Threads per warp.
 inline constexpr unsigned kWarpSize = 32;
-
-/// What thread @c tid does at stride @c s: whether it adds, and the two word indices of
-/// `sdata[left] += sdata[right]` (it reads both and writes left).
-struct ThreadWork {
-  bool active = false;
-  unsigned left = 0;
-  unsigned right = 0;
-};
-
-/// Thread @p tid's work at stride @p stride in a block of @p block threads, exactly as
-/// the kernel of @p scheme computes it.
-ThreadWork thread_work(Addressing scheme, unsigned tid, unsigned stride, unsigned block);
-
-/// The strides of the tree's steps, in execution order.
-std::vector<unsigned> tree_strides(Addressing scheme, unsigned block);
 
 /// The degree of the bank conflict of one warp-wide shared-memory access to 4-byte
 /// words @p words (one per active lane): the largest number of DISTINCT words that fall
@@ -66,11 +48,14 @@ struct TreeAnalysis {
   unsigned worst_conflict_degree = 0;
 };
 
-/// Replays @p scheme for a block of @p block threads (a power of two, at least 64).
+/// Replays @p scheme for a block of @p block threads (a power of two in [64, 1024]).
 /// @throws std::invalid_argument for another block size.
 TreeAnalysis analyze(Addressing scheme, unsigned block);
 
-/// The step table and summary of @p analysis, for --analyze.
+/// The step table and summary of @p analysis.
 std::string render(const TreeAnalysis& analysis);
+
+/// What --analyze prints for @p block threads per block: the three schemes, rendered.
+std::string analysis_report(unsigned block);
 
 }  // namespace stepwise::reduction

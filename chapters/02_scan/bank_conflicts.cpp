@@ -1,3 +1,4 @@
+// The --analyze table: the bank conflicts of the transposes, from common/tile_layout.hpp's index maps.
 #include "bank_conflicts.hpp"
 
 #include <algorithm>
@@ -8,7 +9,7 @@
 namespace stepwise::scan {
 
 void require_analyzable(int nt, const std::vector<int>& vts) {
-  if (nt < kWarpLanes || nt > 1024 || nt % kWarpLanes != 0)
+  if (nt < tile::kWarpSize || nt > 1024 || nt % tile::kWarpSize != 0)
     throw std::invalid_argument("--nt " + std::to_string(nt) + ": must be a multiple of 32 in [32, 1024]");
   if (vts.empty()) throw std::invalid_argument("--vt: give at least one value");
   for (int vt : vts)
@@ -18,7 +19,7 @@ void require_analyzable(int nt, const std::vector<int>& vts) {
 std::string bank_conflict_table(int nt, const std::vector<int>& vts) {
   require_analyzable(nt, vts);
   std::ostringstream text;
-  text << "Transpose of an NT x VT tile through shared memory, NT = " << nt << " (" << kSharedBanks
+  text << "Transpose of an NT x VT tile through shared memory, NT = " << nt << " (" << tile::kBanks
        << " banks of 4 bytes)\n"
        << "strided store: thread t writes word i*NT + t; thread-order load: thread t reads word t*VT + i at step i\n\n";
 
@@ -26,9 +27,9 @@ std::string bank_conflict_table(int nt, const std::vector<int>& vts) {
   text << "lane";
   for (int vt : vts) text << " | VT=" << std::setw(2) << std::left << vt << std::right;
   text << "\n";
-  for (int lane = 0; lane < kWarpLanes; ++lane) {
+  for (int lane = 0; lane < tile::kWarpSize; ++lane) {
     text << std::setw(4) << lane;
-    for (int vt : vts) text << " | " << std::setw(5) << bank_of(lane * vt);
+    for (int vt : vts) text << " | " << std::setw(5) << tile::bank_of(tile::thread_order_slot(lane, 0, vt));
     text << "\n";
   }
 
@@ -45,7 +46,7 @@ std::string bank_conflict_table(int nt, const std::vector<int>& vts) {
         continue;
       }
       int worst = 0;
-      for (int warp = 0; warp < nt / kWarpLanes; ++warp)
+      for (int warp = 0; warp < nt / tile::kWarpSize; ++warp)
         worst = std::max(worst, thread_order_step_degree(vt, warp, step));
       text << " | " << std::setw(4) << worst << "x";
     }

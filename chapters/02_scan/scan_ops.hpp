@@ -12,11 +12,7 @@
 #include <cstdint>
 #include <ostream>
 
-#if defined(__CUDACC__)
-#define STEPWISE_SCAN_HD __host__ __device__
-#else
-#define STEPWISE_SCAN_HD
-#endif
+#include "hd.hpp"
 
 namespace stepwise::scan {
 
@@ -28,18 +24,18 @@ enum class ScanKind { exclusive, inclusive };
 /// evaluation gives the bit-exact result of the sequential reference (no signed-overflow UB).
 struct WrappingAdd {
   using value_type = std::int32_t;
-  STEPWISE_SCAN_HD static constexpr value_type identity() { return 0; }
-  STEPWISE_SCAN_HD constexpr value_type operator()(value_type left, value_type right) const {
+  STEPWISE_HD static constexpr value_type identity() { return 0; }
+  STEPWISE_HD constexpr value_type operator()(value_type left, value_type right) const {
     return static_cast<value_type>(static_cast<std::uint32_t>(left) + static_cast<std::uint32_t>(right));
   }
 };
 
 /// float32 addition: associative only up to rounding, so float results are compared
-/// against a double reference within a bound on the rounding error (see main.cpp).
+/// against a double reference within a bound on the rounding error (scan_reference.hpp).
 struct FloatAdd {
   using value_type = float;
-  STEPWISE_SCAN_HD static constexpr value_type identity() { return 0.0f; }
-  STEPWISE_SCAN_HD constexpr value_type operator()(value_type left, value_type right) const { return left + right; }
+  STEPWISE_HD static constexpr value_type identity() { return 0.0f; }
+  STEPWISE_HD constexpr value_type operator()(value_type left, value_type right) const { return left + right; }
 };
 
 /// The affine map x -> a*x + b on uint32, wrapping modulo 2^32.
@@ -48,7 +44,7 @@ struct Affine {
   std::uint32_t b;
 };
 
-STEPWISE_SCAN_HD constexpr bool operator==(const Affine& left, const Affine& right) {
+STEPWISE_HD constexpr bool operator==(const Affine& left, const Affine& right) {
   return left.a == right.a && left.b == right.b;
 }
 
@@ -61,16 +57,16 @@ inline std::ostream& operator<<(std::ostream& out, const Affine& map) {
 /// commutative: a stage that combines two partial results in the wrong order fails exactly.
 struct ComposeAffine {
   using value_type = Affine;
-  STEPWISE_SCAN_HD static constexpr value_type identity() { return {1u, 0u}; }
-  STEPWISE_SCAN_HD constexpr value_type operator()(value_type left, value_type right) const {
+  STEPWISE_HD static constexpr value_type identity() { return {1u, 0u}; }
+  STEPWISE_HD constexpr value_type operator()(value_type left, value_type right) const {
     return {right.a * left.a, right.a * left.b + right.b};
   }
 };
 
 /// The sequential scan: one pass, one running value. In-place (in == out) allowed.
 template <class Op>
-STEPWISE_SCAN_HD void sequential_scan(const typename Op::value_type* in, typename Op::value_type* out, std::size_t n,
-                                      ScanKind kind, Op op = {}) {
+STEPWISE_HD void sequential_scan(const typename Op::value_type* in, typename Op::value_type* out, std::size_t n,
+                                 ScanKind kind, Op op = {}) {
   typename Op::value_type running = Op::identity();
   for (std::size_t i = 0; i < n; ++i) {
     const typename Op::value_type next = op(running, in[i]);

@@ -1,6 +1,8 @@
-// CPU tests of --analyze: the index patterns of kernels 1-3, hand-checked at small sizes.
+// CPU tests of --analyze: the index maps kernels 1-3 call (addressing.hpp), run here on the
+// host, and the analysis built on them, hand-checked at small sizes.
 #include <doctest/doctest.h>
 
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,6 +37,13 @@ TEST_CASE("bank conflict degree: distinct words per bank, broadcasts free") {
   CHECK(bank_conflict_degree(stride_two) == 2);
 }
 
+// thread_work is constexpr as well as host and device: the maps can be checked at compile time.
+static_assert(thread_work(Addressing::interleaved_divergent, 8, 4, 64).active);
+static_assert(!thread_work(Addressing::interleaved_divergent, 12, 4, 64).active);
+static_assert(thread_work(Addressing::interleaved_strided, 1, 16, 64).left == 32);
+static_assert(!thread_work(Addressing::interleaved_strided, 2, 16, 64).active);
+static_assert(thread_work(Addressing::sequential, 5, 8, 64).right == 13);
+
 TEST_CASE("thread work follows each kernel's formula") {
   // Kernel 1 at s = 2: multiples of 4 add sdata[tid + 2].
   CHECK(thread_work(Addressing::interleaved_divergent, 4, 2, 64).active);
@@ -51,6 +60,34 @@ TEST_CASE("thread work follows each kernel's formula") {
   CHECK_FALSE(thread_work(Addressing::sequential, 32, 32, 64).active);
   CHECK(tree_strides(Addressing::sequential, 64) == Column{32, 16, 8, 4, 2, 1});
   CHECK(tree_strides(Addressing::interleaved_divergent, 64) == Column{1, 2, 4, 8, 16, 32});
+}
+
+TEST_CASE("replaying thread_work over tree_strides sums the block, race free, for every scheme") {
+  for (Addressing scheme :
+       {Addressing::interleaved_divergent, Addressing::interleaved_strided, Addressing::sequential}) {
+    for (unsigned block : {64u, 128u, 256u, 512u, 1024u}) {
+      CAPTURE(static_cast<int>(scheme));
+      CAPTURE(block);
+      std::vector<unsigned> sdata(block);
+      for (unsigned i = 0; i < block; ++i) sdata[i] = i + 1;
+      for (unsigned stride : tree_strides(scheme, block)) {
+        std::set<unsigned> written;
+        std::set<unsigned> read;
+        for (unsigned tid = 0; tid < block; ++tid) {
+          const ThreadWork w = thread_work(scheme, tid, stride, block);
+          if (!w.active) continue;
+          REQUIRE(w.right < block);
+          written.insert(w.left);
+          read.insert(w.right);
+          sdata[w.left] += sdata[w.right];
+        }
+        // No word is both written and read as a right operand in one step: the threads of a
+        // step may run in any order.
+        for (unsigned word : written) REQUIRE(read.count(word) == 0);
+      }
+      CHECK(sdata[0] == block * (block + 1) / 2);
+    }
+  }
 }
 
 TEST_CASE("kernel 1, 64 threads: every warp diverges, no bank conflicts") {

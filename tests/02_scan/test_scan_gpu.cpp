@@ -1,23 +1,24 @@
-// GPU tests of chapter 02: every stage x exclusive/inclusive x {int32, float32, affine
-// composition} at the sizes where tile and block boundaries live, outputs poisoned first;
-// in-place scans; every --sweep shape; the single-pass stage repeated to catch look-back
-// races; CUB as the chapter calls it.
+// GPU tests of chapter 02: every row of the stage table for every operator (int32, float32,
+// affine maps), both scan kinds, at the sizes where block and tile boundaries live (derived
+// from each row's shape), outputs poisoned first and nothing written outside any buffer; in
+// place; every shape a stage's --sweep lists, at its tile edges, with and without the
+// speculative load; the single pass repeated to catch look-back races. The CUB row runs as
+// the chapter runs it: from the table, in make_workspace's workspace. A new stage is tested
+// with no edit here.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <set>
-#include <string>
-#include <type_traits>
+#include <stdexcept>
 #include <vector>
 
 #include "data.hpp"
 #include "device_buffer.hpp"
+#include "gpu_checks.hpp"
+#include "scan.hpp"
 #include "scan_reference.hpp"
-#include "scan_stages.hpp"
-#include "verify.hpp"
 
 using namespace stepwise;
 using namespace stepwise::scan;
@@ -28,260 +29,186 @@ constexpr ScanKind kKinds[] = {ScanKind::exclusive, ScanKind::inclusive};
 
 const char* to_string(ScanKind kind) { return kind == ScanKind::exclusive ? "exclusive" : "inclusive"; }
 
-template <class Op>
-std::vector<typename Op::value_type> make_input(std::size_t n, std::uint64_t seed) {
-  if constexpr (std::is_same_v<Op, WrappingAdd>) {
-    return random_ints(n, seed, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
-  } else if constexpr (std::is_same_v<Op, FloatAdd>) {
-    return random_floats(n, seed, -1.0f, 1.0f);
-  } else {
-    // Odd multipliers are units mod 2^32: products never collapse to 0, so every prefix
-    // stays sensitive to the order of all the maps before it.
-    const auto a =
-        random_ints(n, seed, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
-    const auto b = random_ints(n, seed ^ 0x5DEECE66Dull, std::numeric_limits<std::int32_t>::min(),
-                               std::numeric_limits<std::int32_t>::max());
-    std::vector<Affine> maps(n);
-    for (std::size_t i = 0; i < n; ++i)
-      maps[i] = {static_cast<std::uint32_t>(a[i]) | 1u, static_cast<std::uint32_t>(b[i])};
-    return maps;
-  }
+ScanOptions options_of(ScanKind kind, bool speculative = true) {
+  ScanOptions options;
+  options.kind = kind;
+  options.speculative = speculative;
+  return options;
 }
 
-/// One input with its references (both kinds), built once and checked against many stages.
+/// One input with its references (both kinds), built once and checked against many rows.
 template <class Op>
 struct ScanCase {
-  using T = typename Op::value_type;
-  using Reference = std::conditional_t<std::is_same_v<T, float>, double, T>;
   std::uint64_t seed;
-  std::vector<T> input;
-  std::vector<Reference> exclusive;
-  std::vector<Reference> inclusive;
-  std::vector<double> scale;  // float only
+  std::vector<typename Op::value_type> input;
+  ScanReference<Op> exclusive;
+  ScanReference<Op> inclusive;
 
-  ScanCase(std::size_t n, std::uint64_t seed_) : seed(seed_), input(make_input<Op>(n, seed_)) {
-    if constexpr (std::is_same_v<T, float>) {
-      exclusive = float_reference(input, ScanKind::exclusive);
-      inclusive = float_reference(input, ScanKind::inclusive);
-      scale = float_error_scale(input);
-    } else {
-      exclusive.resize(n);
-      inclusive.resize(n);
-      sequential_scan<Op>(input.data(), exclusive.data(), n, ScanKind::exclusive);
-      sequential_scan<Op>(input.data(), inclusive.data(), n, ScanKind::inclusive);
-    }
-  }
-
-  Check check(const std::vector<T>& got, ScanKind kind) const {
-    const auto& want = kind == ScanKind::exclusive ? exclusive : inclusive;
-    if constexpr (std::is_same_v<T, float>)
-      return compare_within(got, want, scale, kFloatTolerance);
-    else
-      return compare_exact(got, want);
+  ScanCase(std::size_t n, std::uint64_t seed_)
+      : seed(seed_),
+        input(scan_input<Op>(n, seed)),
+        exclusive(input, ScanKind::exclusive),
+        inclusive(input, ScanKind::inclusive) {}
+  Check check(const std::vector<typename Op::value_type>& got, ScanKind kind) const {
+    return (kind == ScanKind::exclusive ? exclusive : inclusive).check(got);
   }
 };
 
-/// n in {1, 2, 31, 32, 33}, NV-1, NV, NV+1 and 3*NV+5 for the block or tile size NV of
-/// every stage, 2^20+1 and 2^24+3.
+/// The device side of one ScanCase: input, output, and the workspace main would allocate.
+template <class Op>
+struct Buffers {
+  DeviceBuffer<typename Op::value_type> in;
+  DeviceBuffer<typename Op::value_type> out;
+  ScanWorkspace workspace;
+
+  explicit Buffers(const ScanCase<Op>& scan_case)
+      : in(scan_case.input), out(scan_case.input.size()), workspace(make_workspace<Op>(scan_case.input.size())) {}
+};
+
+/// Runs @p stage at @p shape on a poisoned output (in place: on a fresh copy of the input in
+/// `in`, which it then restores), checks the output and that nothing was written outside
+/// any buffer.
+template <class Op>
+void check_row(const ScanStage<Op>& stage, const LaunchShape& shape, const ScanOptions& options,
+               const ScanCase<Op>& scan_case, Buffers<Op>& buffers, bool in_place = false) {
+  const std::size_t n = scan_case.input.size();
+  CAPTURE(stage.name);
+  CAPTURE(describe(shape));
+  CAPTURE(to_string(options.kind));
+  CAPTURE(options.speculative);
+  CAPTURE(in_place);
+  CAPTURE(n);
+  CAPTURE(scan_case.seed);
+  DeviceBuffer<typename Op::value_type>& out = in_place ? buffers.in : buffers.out;
+  if (!in_place) poison(buffers.out);
+  stage.launch(buffers.in.data(), out.data(), n, options, buffers.workspace, shape, nullptr);
+  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+  const Check check = scan_case.check(out.download(), options.kind);
+  CHECK_MESSAGE(check.passed, check.detail);
+  testing::check_no_stray_writes();
+  if (in_place) buffers.in.upload(scan_case.input);
+}
+
+/// The items a row's block or tile covers: threads x items (one item when the shape sets none).
+std::size_t tile_items(const LaunchShape& shape) {
+  return static_cast<std::size_t>(shape.threads) * static_cast<std::size_t>(std::max(shape.items, 1));
+}
+
+/// 1, 2, 31, 32, 33, 2^20+1, 2^24+3, and for the tile NV of every row's shape NV-1, NV,
+/// NV+1, the same around 2*NV (stage 2's block holds two items per thread), and 3*NV+5.
+template <class Op>
 std::vector<std::size_t> edge_sizes() {
   std::set<std::size_t> sizes = {1, 2, 31, 32, 33, (std::size_t{1} << 20) + 1, (std::size_t{1} << 24) + 3};
-  const std::size_t tiles[] = {256, 512, static_cast<std::size_t>(kEvenShape.items()),
-                               static_cast<std::size_t>(kOddShape.items()),
-                               static_cast<std::size_t>(kSinglePassShape.items())};
-  for (std::size_t nv : tiles) sizes.insert({nv - 1, nv, nv + 1, 3 * nv + 5});
-  return {sizes.begin(), sizes.end()};
-}
-
-/// Runs @p launch on a poisoned output and checks it; in place when @p in_place.
-template <class Op, class Launch>
-void run_and_check(const ScanCase<Op>& scan_case, ScanKind kind, const std::string& what, Launch launch,
-                   bool in_place = false) {
-  using T = typename Op::value_type;
-  const std::size_t n = scan_case.input.size();
-  DeviceBuffer<T> in(scan_case.input);
-  DeviceBuffer<T> out(n);
-  poison(out);
-  ScanWorkspace workspace(n, sizeof(T));
-  launch(in.data(), in_place ? in.data() : out.data(), n, kind, workspace);
-  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  const Check check = scan_case.check(in_place ? in.download() : out.download(), kind);
-  CHECK_MESSAGE(check.passed, what, " ", to_string(kind), " n=", n, " seed=", scan_case.seed, ": ", check.detail);
-}
-
-/// Every stage, both kinds, every edge size: one input per size, reused by all stages.
-template <class Op>
-void check_every_stage_at_every_size() {
-  using T = typename Op::value_type;
-  for (std::size_t n : edge_sizes()) {
-    const ScanCase<Op> scan_case(n, fresh_seed());
-    DeviceBuffer<T> in(scan_case.input);
-    DeviceBuffer<T> out(n);
-    ScanWorkspace workspace(n, sizeof(T));
-    for (const ScanAlgorithm<Op>& algorithm : scan_algorithms<Op>()) {
-      for (ScanKind kind : kKinds) {
-        poison(out);
-        algorithm.launch(in.data(), out.data(), n, kind, workspace, nullptr);
-        STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-        const Check check = scan_case.check(out.download(), kind);
-        CHECK_MESSAGE(check.passed, algorithm.number, " ", algorithm.name, " ", to_string(kind), " n=", n,
-                      " seed=", scan_case.seed, ": ", check.detail);
-      }
-    }
+  for (const ScanStage<Op>& stage : scan_stages<Op>()) {
+    const std::size_t nv = tile_items(stage.shape);
+    if (nv != 0) sizes.insert({nv - 1, nv, nv + 1, 2 * nv - 1, 2 * nv, 2 * nv + 1, 3 * nv + 5});
   }
+  return {sizes.begin(), sizes.end()};
 }
 
 }  // namespace
 
-TEST_CASE("every stage scans int32 (wrapping) exactly at every edge size") {
-  check_every_stage_at_every_size<WrappingAdd>();
-}
-
-TEST_CASE("every stage scans float32 within the rounding bound at every edge size") {
-  check_every_stage_at_every_size<FloatAdd>();
-}
-
-TEST_CASE("every stage keeps operand order: affine composition (non-commutative) exactly") {
-  check_every_stage_at_every_size<ComposeAffine>();
-}
-
-TEST_CASE("n = 0: every stage returns without writing anything") {
-  DeviceBuffer<std::int32_t> in(1);
-  DeviceBuffer<std::int32_t> out(1);
-  poison(out);
-  ScanWorkspace workspace(0, sizeof(std::int32_t));
-  for (const auto& algorithm : scan_algorithms<WrappingAdd>())
-    for (ScanKind kind : kKinds) algorithm.launch(in.data(), out.data(), 0, kind, workspace, nullptr);
-  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  std::int32_t untouched;
-  std::memset(&untouched, poison_byte<std::int32_t>(), sizeof untouched);
-  CHECK(out.download().front() == untouched);
-}
-
-TEST_CASE("every stage scans in place (in == out)") {
-  for (std::size_t n : {std::size_t{33}, std::size_t{3 * 896 + 5}, (std::size_t{1} << 20) + 1}) {
-    const ScanCase<WrappingAdd> ints(n, fresh_seed());
-    const ScanCase<ComposeAffine> maps(n, fresh_seed());
-    for (ScanKind kind : kKinds) {
-      for (const auto& algorithm : scan_algorithms<WrappingAdd>())
-        run_and_check(
-            ints, kind, algorithm.name,
-            [&](auto in, auto out, std::size_t count, ScanKind k, ScanWorkspace& w) {
-              algorithm.launch(in, out, count, k, w, nullptr);
-            },
-            true);
-      for (const auto& algorithm : scan_algorithms<ComposeAffine>())
-        run_and_check(
-            maps, kind, algorithm.name,
-            [&](auto in, auto out, std::size_t count, ScanKind k, ScanWorkspace& w) {
-              algorithm.launch(in, out, count, k, w, nullptr);
-            },
-            true);
-    }
+TEST_CASE_TEMPLATE("every row scans exactly (int32, affine maps) or within the float bound, at every edge size", Op,
+                   WrappingAdd, FloatAdd, ComposeAffine) {
+  for (std::size_t n : edge_sizes<Op>()) {
+    const ScanCase<Op> scan_case(n, fresh_seed());
+    Buffers<Op> buffers(scan_case);
+    for (const ScanStage<Op>& stage : scan_stages<Op>())
+      for (ScanKind kind : kKinds) check_row(stage, stage.shape, options_of(kind), scan_case, buffers);
   }
 }
 
-TEST_CASE("every compiled single-pass tile shape scans correctly at its tile edges") {
-  for (const TileShape shape : single_pass_sweep_shapes()) {
-    const std::size_t nv = static_cast<std::size_t>(shape.items());
-    for (std::size_t n : {nv - 1, nv, nv + 1, 3 * nv + 5, (std::size_t{1} << 20) + 1}) {
-      const ScanCase<WrappingAdd> ints(n, fresh_seed());
-      const ScanCase<FloatAdd> floats(n, fresh_seed());
-      const std::string what = "single-pass " + std::to_string(shape.nt) + "x" + std::to_string(shape.vt) +
-                               (shape.speculative ? " speculative" : " ticket-first");
-      for (ScanKind kind : kKinds) {
-        run_and_check(ints, kind, what, [&](auto in, auto out, std::size_t count, ScanKind k, ScanWorkspace& w) {
-          scan_single_pass_shaped<WrappingAdd>(shape, in, out, count, k, w, nullptr);
-        });
-        run_and_check(floats, kind, what, [&](auto in, auto out, std::size_t count, ScanKind k, ScanWorkspace& w) {
-          scan_single_pass_shaped<FloatAdd>(shape, in, out, count, k, w, nullptr);
-        });
+TEST_CASE_TEMPLATE("n = 0: every row returns without writing anything", Op, WrappingAdd, FloatAdd, ComposeAffine) {
+  using T = typename Op::value_type;
+  DeviceBuffer<T> in(1);
+  DeviceBuffer<T> out(1);
+  poison(out);
+  ScanWorkspace workspace = make_workspace<Op>(0);
+  for (const ScanStage<Op>& stage : scan_stages<Op>())
+    for (ScanKind kind : kKinds)
+      stage.launch(in.data(), out.data(), 0, options_of(kind), workspace, stage.shape, nullptr);
+  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<unsigned char> poisoned(sizeof(T), poison_byte<T>());
+  const std::vector<T> result = out.download();
+  CHECK(std::memcmp(result.data(), poisoned.data(), sizeof(T)) == 0);
+  testing::check_no_stray_writes();
+}
+
+TEST_CASE_TEMPLATE("every row scans in place (in == out)", Op, WrappingAdd, ComposeAffine) {
+  std::set<std::size_t> sizes = {33, (std::size_t{1} << 20) + 1};
+  for (const ScanStage<Op>& stage : scan_stages<Op>())
+    if (tile_items(stage.shape) != 0) sizes.insert(3 * tile_items(stage.shape) + 5);
+  for (std::size_t n : sizes) {
+    const ScanCase<Op> scan_case(n, fresh_seed());
+    Buffers<Op> buffers(scan_case);
+    for (const ScanStage<Op>& stage : scan_stages<Op>())
+      for (ScanKind kind : kKinds) check_row(stage, stage.shape, options_of(kind), scan_case, buffers, true);
+  }
+}
+
+TEST_CASE_TEMPLATE("every shape of every --sweep scans correctly at its tile edges, speculative and ticket first", Op,
+                   WrappingAdd, FloatAdd, ComposeAffine) {
+  for (const ScanStage<Op>& stage : scan_stages<Op>())
+    for (const LaunchShape& shape : stage.sweep) {
+      const std::size_t nv = tile_items(shape);
+      for (std::size_t n : {nv - 1, nv, nv + 1, 3 * nv + 5, (std::size_t{1} << 20) + 1}) {
+        const ScanCase<Op> scan_case(n, fresh_seed());
+        Buffers<Op> buffers(scan_case);
+        for (ScanKind kind : kKinds)
+          for (bool speculative : {true, false})
+            check_row(stage, shape, options_of(kind, speculative), scan_case, buffers);
       }
     }
-  }
 }
 
 // Thousands of tiles, scanned 50 times each: any hole in the look-back protocol (a flag
 // seen before its value, a stale ticket or status, a wrong window) shows up as a wrong
 // element in some run. int32 exercises the packed status word, affine maps the separate
-// flag with release/acquire.
+// flag with release/acquire; the int32 runs also take every block through the reload of a
+// wrong guess (guess_shift = 1) and through the ticket-first order.
 TEST_CASE("single pass survives 50 repetitions with thousands of tiles (look-back races)") {
   constexpr int kRepetitions = 50;
   const std::size_t n = (std::size_t{1} << 23) + 7;  // 2115 tiles of 128x31 (the default), 9363 of 128x7
   const ScanCase<WrappingAdd> ints(n, fresh_seed());
   const ScanCase<ComposeAffine> maps(n, fresh_seed());
-  DeviceBuffer<std::int32_t> int_in(ints.input);
-  DeviceBuffer<std::int32_t> int_out(n);
-  DeviceBuffer<Affine> map_in(maps.input);
-  DeviceBuffer<Affine> map_out(n);
-  ScanWorkspace workspace(n, sizeof(Affine));
-  int failures = 0;
+  Buffers<WrappingAdd> int_buffers(ints);
+  Buffers<ComposeAffine> map_buffers(maps);
+  const ScanStage<WrappingAdd> int_stage = single_pass<WrappingAdd>();
+  const ScanStage<ComposeAffine> map_stage = single_pass<ComposeAffine>();
   for (int repetition = 0; repetition < kRepetitions; ++repetition) {
+    CAPTURE(repetition);
     const ScanKind kind = kKinds[repetition % 2];
-    poison(int_out);
-    scan_single_pass<WrappingAdd>(int_in.data(), int_out.data(), n, kind, workspace, nullptr);
-    STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-    const Check int_check = ints.check(int_out.download(), kind);
-    poison(int_out);
-    scan_single_pass_shaped<WrappingAdd>(TileShape{128, 7}, int_in.data(), int_out.data(), n, kind, workspace, nullptr);
-    STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-    const Check small_tile_check = ints.check(int_out.download(), kind);
-    // Every block guesses the wrong tile, so every block takes the reload path.
-    poison(int_out);
-    scan_single_pass_shaped<WrappingAdd>(TileShape{128, 31, 0, true, 1}, int_in.data(), int_out.data(), n, kind,
-                                         workspace, nullptr);
-    STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-    const Check wrong_guess_check = ints.check(int_out.download(), kind);
-    poison(int_out);
-    scan_single_pass_shaped<WrappingAdd>(TileShape{128, 31, 0, false}, int_in.data(), int_out.data(), n, kind,
-                                         workspace, nullptr);
-    STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-    const Check ticket_first_check = ints.check(int_out.download(), kind);
-    poison(map_out);
-    scan_single_pass<ComposeAffine>(map_in.data(), map_out.data(), n, kind, workspace, nullptr);
-    STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-    const Check map_check = maps.check(map_out.download(), kind);
-    if (!int_check.passed || !small_tile_check.passed || !wrong_guess_check.passed || !ticket_first_check.passed ||
-        !map_check.passed)
-      ++failures;
-    CHECK_MESSAGE(wrong_guess_check.passed, "int32 wrong guesses repetition ", repetition, ": ",
-                  wrong_guess_check.detail);
-    CHECK_MESSAGE(ticket_first_check.passed, "int32 ticket first repetition ", repetition, ": ",
-                  ticket_first_check.detail);
-    CHECK_MESSAGE(int_check.passed, "int32 repetition ", repetition, ": ", int_check.detail);
-    CHECK_MESSAGE(small_tile_check.passed, "int32 128x7 repetition ", repetition, ": ", small_tile_check.detail);
-    CHECK_MESSAGE(map_check.passed, "affine repetition ", repetition, ": ", map_check.detail);
-  }
-  CHECK(failures == 0);
-}
-
-TEST_CASE("the CUB baseline scans int32 and float32 as the chapter calls it") {
-  for (std::size_t n : {std::size_t{1}, std::size_t{1000003}}) {
-    const ScanCase<WrappingAdd> ints(n, fresh_seed());
-    const ScanCase<FloatAdd> floats(n, fresh_seed());
-    for (ScanKind kind : kKinds) {
-      DeviceBuffer<unsigned char> temp(std::max<std::size_t>(1, cub_scan_temp_bytes<WrappingAdd>(n, kind)));
-      run_and_check(ints, kind, "cub", [&](auto in, auto out, std::size_t count, ScanKind k, ScanWorkspace&) {
-        cub_scan<WrappingAdd>(in, out, count, k, temp.data(), temp.size(), nullptr);
-      });
-      DeviceBuffer<unsigned char> float_temp(std::max<std::size_t>(1, cub_scan_temp_bytes<FloatAdd>(n, kind)));
-      run_and_check(floats, kind, "cub", [&](auto in, auto out, std::size_t count, ScanKind k, ScanWorkspace&) {
-        cub_scan<FloatAdd>(in, out, count, k, float_temp.data(), float_temp.size(), nullptr);
-      });
-    }
+    ScanOptions wrong_guess = options_of(kind);
+    wrong_guess.guess_shift = 1;
+    check_row(int_stage, int_stage.shape, options_of(kind), ints, int_buffers);
+    check_row(int_stage, LaunchShape{128, 7}, options_of(kind), ints, int_buffers);
+    check_row(int_stage, int_stage.shape, wrong_guess, ints, int_buffers);
+    check_row(int_stage, int_stage.shape, options_of(kind, false), ints, int_buffers);
+    check_row(map_stage, map_stage.shape, options_of(kind), maps, map_buffers);
   }
 }
 
-TEST_CASE("launchers refuse a workspace sized for a smaller n, and shapes that are not compiled") {
-  DeviceBuffer<std::int32_t> in(5000);
-  DeviceBuffer<std::int32_t> out(5000);
-  ScanWorkspace small(100, sizeof(std::int32_t));
-  for (const auto& algorithm : scan_algorithms<WrappingAdd>()) {
-    CAPTURE(algorithm.name);
-    CHECK_THROWS_AS(algorithm.launch(in.data(), out.data(), 5000, ScanKind::exclusive, small, nullptr),
+TEST_CASE_TEMPLATE("rows refuse a workspace sized for a smaller n, and kernels a shape they are not compiled for", Op,
+                   WrappingAdd, FloatAdd, ComposeAffine) {
+  using T = typename Op::value_type;
+  DeviceBuffer<T> in(5000);
+  DeviceBuffer<T> out(5000);
+  ScanWorkspace small(100, sizeof(T));
+  ScanWorkspace enough = make_workspace<Op>(5000);
+  const ScanOptions options;
+  for (const ScanStage<Op>& stage : scan_stages<Op>()) {
+    CAPTURE(stage.name);
+    CHECK_THROWS_AS(stage.launch(in.data(), out.data(), 5000, options, small, stage.shape, nullptr),
+                    std::invalid_argument);
+    if (stage.kind != RowKind::kernel) continue;
+    LaunchShape other_threads = stage.shape;
+    other_threads.threads += 32;
+    LaunchShape other_items = stage.shape;
+    other_items.items = stage.shape.items == 0 ? 1 : 0;
+    CHECK_THROWS_AS(stage.launch(in.data(), out.data(), 5000, options, enough, other_threads, nullptr),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(stage.launch(in.data(), out.data(), 5000, options, enough, other_items, nullptr),
                     std::invalid_argument);
   }
-  ScanWorkspace enough(5000, sizeof(std::int32_t));
-  CHECK_THROWS_AS(scan_single_pass_shaped<WrappingAdd>(TileShape{128, 9}, in.data(), out.data(), 5000,
-                                                       ScanKind::exclusive, enough, nullptr),
-                  std::invalid_argument);
+  testing::check_no_stray_writes();
 }

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,10 +12,21 @@ namespace {
 
 ChapterInfo test_chapter() { return {"99", "test", "a chapter for tests", 1 << 20, 1, "a reference"}; }
 
+StageInfo stage(int number, const std::string& name, const std::string& lesson, RowKind kind) {
+  StageInfo info;
+  info.number = number;
+  info.name = name;
+  info.lesson = lesson;
+  info.kind = kind;
+  return info;
+}
+
 std::vector<StageInfo> test_stages() {
-  return {{1, "naive", "the first", RowKind::kernel},
-          {2, "better", "the second", RowKind::kernel},
-          {0, "LibraryCall", "the library", RowKind::library}};
+  StageInfo better = stage(2, "better", "the second", RowKind::kernel);
+  better.shape = {128, 7};
+  better.sweep = shape_grid({128, 256}, {7, 8});
+  return {stage(1, "naive", "the first", RowKind::kernel), better,
+          stage(0, "LibraryCall", "the library", RowKind::library)};
 }
 
 }  // namespace
@@ -66,10 +78,36 @@ TEST_CASE("--stage lib selects every library row") {
 
 TEST_CASE("every bad value gives exit code 2") {
   const std::vector<std::vector<std::string>> bad = {
-      {"--n", "abc"},       {"--n", "0"},         {"--n", "1.5M"},     {"--n", "2^50"},    {"--n"},
-      {"--stage", "9"},     {"--stage", "bogus"}, {"--stage", "0"},    {"--reps", "0"},    {"--reps", "-3"},
-      {"--reps", "many"},   {"--warmup", "-1"},   {"--format", "xml"}, {"--device", "-1"}, {"--seed", "x"},
-      {"--no-such-option"}, {"positional"},
+      {"--n", "abc"},
+      {"--n", "0"},
+      {"--n", "1.5M"},
+      {"--n", "2^50"},
+      {"--n"},
+      {"--stage", "9"},
+      {"--stage", "bogus"},
+      {"--stage", "0"},
+      {"--reps", "0"},
+      {"--reps", "-3"},
+      {"--reps", "many"},
+      {"--warmup", "-1"},
+      {"--format", "xml"},
+      {"--device", "-1"},
+      {"--seed", "x"},
+      {"--no-such-option"},
+      {"positional"},
+      {"--seed", "-1"},
+      {"--seed", "18446744073709551616"},
+      {"--reps", "0x10"},
+      {"--reps", "100001"},
+      {"--device", "1x"},
+      {"--warmup", "1e3"},
+      {"--list=0"},
+      {"--sweep=1"},
+      {"--warm-cache", "--flush", "write"},
+      {"--flush", "sometimes"},
+      {"--stage", "99"},
+      {"--output", "/no/such/directory/report.json"},
+      {"--output", "/"},
   };
   for (const auto& arguments : bad) {
     CAPTURE(arguments.front());
@@ -81,6 +119,72 @@ TEST_CASE("every bad value gives exit code 2") {
   }
 }
 
+TEST_CASE("numbers are decimal: 010 is ten, and the largest seed is accepted") {
+  ChapterCli cli(test_chapter(), test_stages());
+  REQUIRE_FALSE(cli.parse({"--reps", "010", "--warmup", "007", "--seed", "18446744073709551615"}).has_value());
+  CHECK(cli.options().reps == 10);
+  CHECK(cli.options().warmup == 7);
+  CHECK(cli.options().seed == 18446744073709551615ull);
+}
+
+TEST_CASE("the command line is recorded, quoted for a shell") {
+  ChapterCli cli(test_chapter(), test_stages());
+  const char* argv[] = {"chapter_99_test", "--n", "2^20", "--stage", "a b"};
+  CHECK(cli.parse(5, argv) == std::optional<int>(2));  // 'a b' is no stage, but the line is kept
+  CHECK(cli.options().command == "chapter_99_test --n 2^20 --stage 'a b'");
+}
+
+TEST_CASE("--flush write, --warm-cache, --sweep and --compact are parsed") {
+  ChapterCli write(test_chapter(), test_stages());
+  REQUIRE_FALSE(write.parse({"--flush", "write", "--sweep", "--compact"}).has_value());
+  CHECK(write.options().flush == "write");
+  CHECK(write.options().sweep);
+  CHECK(write.options().columns == Columns::compact);
+  ChapterCli warm(test_chapter(), test_stages());
+  REQUIRE_FALSE(warm.parse({"--warm-cache"}).has_value());
+  CHECK(warm.options().flush == "none");
+}
+
+TEST_CASE("--output accepts a writable path and refuses a directory") {
+  ChapterCli good(test_chapter(), test_stages());
+  CHECK_FALSE(good.parse({"--output", "report.json"}).has_value());
+  ChapterCli directory(test_chapter(), test_stages());
+  CHECK(directory.parse({"--output", "."}) == std::optional<int>(2));
+}
+
+TEST_CASE("--check-options validates and stops; --list-options names every option") {
+  ChapterCli good(test_chapter(), test_stages());
+  CHECK(good.parse({"--check-options", "--n", "2^20"}) == std::optional<int>(0));
+  ChapterCli bad(test_chapter(), test_stages());
+  CHECK(bad.parse({"--check-options", "--n", "x"}) == std::optional<int>(2));
+  ChapterCli listing(test_chapter(), test_stages());
+  const std::string options = listing.option_listing();
+  CHECK(options.find("--n value\n") != std::string::npos);
+  CHECK(options.find("--sweep flag\n") != std::string::npos);
+  CHECK(options.find("--warm-cache flag\n") != std::string::npos);
+}
+
+TEST_CASE("a chapter's flags refuse a value too, and its modes exclude options") {
+  ChapterCli cli(test_chapter(), test_stages());
+  bool analyze = false;
+  cli.add_flag("--analyze", analyze, "a mode")->excludes(cli.option("--stage"));
+  CHECK(cli.parse({"--analyze=0"}) == std::optional<int>(2));
+  ChapterCli both(test_chapter(), test_stages());
+  both.add_flag("--analyze", analyze, "a mode")->excludes(both.option("--stage"));
+  CHECK(both.parse({"--analyze", "--stage", "1"}) == std::optional<int>(2));
+  ChapterCli alone(test_chapter(), test_stages());
+  alone.add_flag("--analyze", analyze, "a mode")->excludes(alone.option("--stage"));
+  CHECK_FALSE(alone.parse({"--analyze"}).has_value());
+  CHECK(analyze);
+}
+
+TEST_CASE("--help shows the size default as the chapter writes it") {
+  ChapterInfo chapter = test_chapter();
+  chapter.default_n = std::uint64_t{1} << 28;
+  ChapterCli cli(chapter, test_stages());
+  CHECK(cli.app().help().find("2^28") != std::string::npos);
+}
+
 TEST_CASE("--help and --list stop with exit code 0") {
   ChapterCli help(test_chapter(), test_stages());
   CHECK(help.parse({"--help"}) == std::optional<int>(0));
@@ -89,8 +193,10 @@ TEST_CASE("--help and --list stop with exit code 0") {
   const std::string listing = list.stage_listing();
   CHECK(listing.find("naive") != std::string::npos);
   CHECK(listing.find("the second") != std::string::npos);
-  CHECK(listing.find("lib") != std::string::npos);
+  CHECK(listing.find("\n  lib  LibraryCall ") != std::string::npos);  // the row, not the word "library"
   CHECK(listing.find("cpu") != std::string::npos);
+  CHECK(listing.find("128x7") != std::string::npos);
+  CHECK(listing.find("--sweep: 4 shapes") != std::string::npos);
 }
 
 TEST_CASE("a chapter may accept n = 0") {

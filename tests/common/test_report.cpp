@@ -28,26 +28,34 @@ Report sample_report() {
   report.bytes_moved = 2e9;  // 2 GB: 1 ms is 2000 GB/s
   report.memcpy_gbps = 3000.0;
   report.date = "2026-11-21";
+  report.seed = 42;
+  report.command = "chapter_00_bandwidth --n 1000 --seed 42";
+  report.notes = {"a remark"};
   ReportRow first;
   first.number = 1;
   first.name = "slow";
+  first.shape = {256};
   first.time = TimingStats{4.0, 3.9, 4.2, 10};
-  first.check = "PASS";
+  first.verdict = Verdict::pass;
   ReportRow second;
   second.number = 2;
   second.name = "fast";
+  second.shape = {128, 7};
+  second.sweep = {{{128, 7}, TimingStats{1.0, 0.9, 1.1, 10}, Verdict::pass, ""},
+                  {{128, 8}, TimingStats{2.0, 1.9, 2.1, 10}, Verdict::pass, ""},
+                  {{256, 7}, std::nullopt, Verdict::fail, "wrong"}};
   second.time = TimingStats{1.0, 0.9, 1.1, 10};
-  second.check = "PASS";
+  second.verdict = Verdict::pass;
   ReportRow broken;
   broken.number = 3;
   broken.name = "broken";
-  broken.check = "FAIL";
+  broken.verdict = Verdict::fail;
   broken.check_detail = "1 of 1000 elements differ";
   ReportRow library;
   library.kind = RowKind::library;
   library.name = "lib";
   library.time = TimingStats{0.8, 0.8, 0.9, 10};
-  library.check = "PASS";
+  library.verdict = Verdict::pass;
   report.rows = {first, second, broken, library};
   derive_columns(report);
   return report;
@@ -97,18 +105,34 @@ TEST_CASE("JSON parses back with every number of the table") {
   CHECK(document["rows"][2]["median_ms"].is_null());
   CHECK(document["rows"][2]["check"] == "FAIL");
   CHECK(document["rows"][3]["kind"] == "library");
+  CHECK(document["seed"] == 42);
+  CHECK(document["command"] == "chapter_00_bandwidth --n 1000 --seed 42");
+  CHECK(document["flush"] == "read");
+  CHECK(document["notes"] == nlohmann::json::array({"a remark"}));
+  CHECK(fast["shape"]["threads"] == 128);
+  CHECK(fast["shape"]["items"] == 7);
+  CHECK(fast["shape"]["label"] == "128x7");
+  REQUIRE(fast["sweep"].size() == 3);
+  CHECK(fast["sweep"][1]["shape"]["items"] == 8);
+  CHECK(fast["sweep"][1]["median_ms"].get<double>() == doctest::Approx(2.0));
+  CHECK(fast["sweep"][1]["gbps"].get<double>() == doctest::Approx(1000.0));
+  CHECK(fast["sweep"][2]["check"] == "FAIL");
+  CHECK(fast["sweep"][2]["median_ms"].is_null());
 }
 
 TEST_CASE("CSV has a header and the same columns on every row") {
   const std::vector<std::string> lines = split(render(sample_report(), Format::csv), '\n');
   REQUIRE(lines.size() == 5);
   const std::vector<std::string> header = split(lines[0], ',');
-  CHECK(header == std::vector<std::string>{"number", "kind", "stage", "median_ms", "min_ms", "max_ms", "gbps",
-                                           "pct_memcpy", "pct_peak", "step_speedup", "total_speedup", "check"});
+  CHECK(header == std::vector<std::string>{"number", "kind", "stage", "threads", "items", "blocks_per_sm", "median_ms",
+                                           "min_ms", "max_ms", "gbps", "pct_memcpy", "pct_peak", "step_speedup",
+                                           "total_speedup", "check", "seed", "command"});
   for (std::size_t i = 1; i < lines.size(); ++i) {
     CAPTURE(lines[i]);
-    CHECK(std::count(lines[i].begin(), lines[i].end(), ',') == 11);
+    CHECK(std::count(lines[i].begin(), lines[i].end(), ',') == 16);
+    CHECK(lines[i].find(",42,chapter_00_bandwidth --n 1000 --seed 42") != std::string::npos);
   }
+  CHECK(lines[2].find("2,kernel,fast,128,7,0,") == 0);
   CHECK(lines[3].find("FAIL") != std::string::npos);
 }
 
@@ -121,6 +145,12 @@ TEST_CASE("table and markdown show every stage, the header facts and the failure
     CHECK(text.find("fast") != std::string::npos);
     CHECK(text.find("4.00x") != std::string::npos);
     CHECK(text.find("FAIL 3 broken: 1 of 1000 elements differ") != std::string::npos);
+    CHECK(text.find("seed 42") != std::string::npos);
+    CHECK(text.find("command: chapter_00_bandwidth --n 1000 --seed 42") != std::string::npos);
+    CHECK(text.find("note: a remark") != std::string::npos);
+    CHECK(text.find("128x7") != std::string::npos);
+    CHECK(text.find("256 thr") != std::string::npos);
+    CHECK(text.find("L2 flushed (read)") != std::string::npos);
   }
   CHECK(render(sample_report(), Format::markdown).find("| --- |") != std::string::npos);
 }
@@ -131,4 +161,30 @@ TEST_CASE("parse_format knows four formats") {
   CHECK(parse_format("csv") == Format::csv);
   CHECK(parse_format("json") == Format::json);
   CHECK_THROWS_AS(parse_format("yaml"), std::invalid_argument);
+}
+
+TEST_CASE("the compact columns fit a slide: stage, shape, time, GB/s and the speedups") {
+  for (Format format : {Format::table, Format::markdown}) {
+    const std::string full = render(sample_report(), format, Columns::full);
+    const std::string compact = render(sample_report(), format, Columns::compact);
+    CHECK(full.find("% memcpy") != std::string::npos);
+    CHECK(compact.find("% memcpy") == std::string::npos);
+    CHECK(compact.find("% peak") == std::string::npos);
+    CHECK(compact.find("GB/s") != std::string::npos);
+    CHECK(compact.find("step speedup") != std::string::npos);
+    CHECK(compact.find("128x7") != std::string::npos);
+  }
+}
+
+TEST_CASE("CSV quotes a field with a comma") {
+  Report report = sample_report();
+  report.command = "chapter --stage a,b";
+  CHECK(render(report, Format::csv).find(",\"chapter --stage a,b\"\n") != std::string::npos);
+}
+
+TEST_CASE("a warm run says so in the header") {
+  Report report = sample_report();
+  report.flush = "none";
+  CHECK(render(report, Format::table).find("L2 warm") != std::string::npos);
+  CHECK(nlohmann::json::parse(render(report, Format::json))["l2_flushed"] == false);
 }

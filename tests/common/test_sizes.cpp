@@ -49,3 +49,32 @@ TEST_CASE("format_bytes picks a readable unit") {
   CHECK(stepwise::format_bytes(50.0 * (1 << 20)) == "50 MiB");
   CHECK(stepwise::format_bytes(1.5 * (1 << 30)) == "1.5 GiB");
 }
+
+TEST_CASE("format_count writes what parse_count reads back") {
+  using stepwise::format_count;
+  CHECK(format_count(std::uint64_t{1} << 28) == "2^28");
+  CHECK(format_count((std::uint64_t{1} << 20) + 3) == "2^20+3");
+  CHECK(format_count((std::uint64_t{1} << 24) - 1) == "2^24-1");
+  CHECK(format_count(1000000) == "1000000");
+  CHECK(format_count(100003) == "100003");
+  for (std::uint64_t count :
+       {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{1} << 40, (std::uint64_t{1} << 26) + 999})
+    CHECK(parse_count(format_count(count)) == count);
+}
+
+TEST_CASE("parse_decimal takes decimal digits only, in range") {
+  using stepwise::parse_decimal;
+  CHECK(parse_decimal("10", 0, 100) == 10);
+  CHECK(parse_decimal("010", 0, 100) == 10);
+  CHECK(parse_decimal("-5", -10, 10) == -5);
+  for (const char* bad : {"", "0x10", "1e3", " 1", "1 ", "+1", "abc", "101", "-11", "99999999999999999999"})
+    CHECK_THROWS_AS(parse_decimal(bad, -10, 100), std::invalid_argument);
+}
+
+TEST_CASE("parse_unsigned covers the whole 64-bit range and nothing else") {
+  using stepwise::parse_unsigned;
+  CHECK(parse_unsigned("0") == 0);
+  CHECK(parse_unsigned("18446744073709551615") == 18446744073709551615ull);
+  for (const char* bad : {"-1", "18446744073709551616", "0x1", "", "1.0"})
+    CHECK_THROWS_AS(parse_unsigned(bad), std::invalid_argument);
+}

@@ -1,11 +1,18 @@
-# cmake -DEXE=<program> -DARGS=<a|b|c> -DEXPECT=<code> -P expect_exit_code.cmake
-# Passes when the program exits with EXPECT. An expected 2 (bad input) must also
-# print exactly one line on stderr. An unexpected 77 (no GPU) prints the line that the
-# test's SKIP_REGULAR_EXPRESSION turns into "skipped".
-string(REPLACE "|" ";" arguments "${ARGS}")
+# cmake -DEXE=<program> -DARGS=<a<SEP>b> -DEXPECT=<code> [-DSKIP_WITHOUT_GPU=ON]
+#       [-DSTDOUT=<regex<SEP>regex>] [-DSTDERR=<regex<SEP>...>] [-DJSON=<path=value<SEP>...>]
+#       [-DFILE=<path>] -P expect_exit_code.cmake
+# Passes when the program exits with exactly EXPECT; any other code fails, 77 (no GPU)
+# included, unless SKIP_WITHOUT_GPU is set (GPU tests), where 77 prints the line that
+# CTest's SKIP_REGULAR_EXPRESSION turns into "skipped". An expected 2 (bad input) must print
+# exactly one line on stderr. Every STDOUT and STDERR regex must match; every JSON path
+# (dot-separated keys and array indices, e.g. rows.0.check) must have its value, in the
+# program's stdout or, with FILE, in that file.
+cmake_minimum_required(VERSION 3.24)
+string(REPLACE "<SEP>" ";" arguments "${ARGS}")
 execute_process(COMMAND ${EXE} ${arguments} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(code EQUAL 77 AND NOT EXPECT EQUAL 77)
-  message(FATAL_ERROR "stepwise-skip: no GPU: ${err}")
+if(code EQUAL 77 AND SKIP_WITHOUT_GPU AND NOT EXPECT EQUAL 77)
+  message("stepwise-skip: no GPU: ${err}")
+  return()
 endif()
 if(NOT code EQUAL EXPECT)
   message(FATAL_ERROR "${EXE} ${ARGS}: exit code ${code}, want ${EXPECT}\nstdout: ${out}\nstderr: ${err}")
@@ -16,5 +23,34 @@ if(EXPECT EQUAL 2)
   if(stripped STREQUAL "" OR NOT newline EQUAL -1)
     message(FATAL_ERROR "${EXE} ${ARGS}: want one line on stderr, got:\n${err}")
   endif()
+endif()
+foreach(stream STDOUT STDERR)
+  if(stream STREQUAL "STDOUT")
+    set(text "${out}")
+  else()
+    set(text "${err}")
+  endif()
+  string(REPLACE "<SEP>" ";" patterns "${${stream}}")
+  foreach(pattern IN LISTS patterns)
+    if(NOT text MATCHES "${pattern}")
+      message(FATAL_ERROR "${EXE} ${ARGS}: ${stream} does not match '${pattern}':\n${text}")
+    endif()
+  endforeach()
+endforeach()
+if(JSON)
+  set(document "${out}")
+  if(FILE)
+    file(READ "${FILE}" document)
+  endif()
+  string(REPLACE "<SEP>" ";" checks "${JSON}")
+  foreach(check IN LISTS checks)
+    string(REGEX MATCH "^([^=]+)=(.*)$" matched "${check}")
+    string(REPLACE "." ";" path "${CMAKE_MATCH_1}")
+    set(want "${CMAKE_MATCH_2}")
+    string(JSON got ERROR_VARIABLE json_error GET "${document}" ${path})
+    if(json_error OR NOT got STREQUAL want)
+      message(FATAL_ERROR "${EXE} ${ARGS}: JSON ${CMAKE_MATCH_1} is '${got}' ${json_error}, want '${want}':\n${document}")
+    endif()
+  endforeach()
 endif()
 message("${EXE} ${ARGS}: exit code ${code} as expected; stderr: ${err}")

@@ -1,6 +1,7 @@
-// The main of GPU test executables. Without a GPU, running a test case exits with 77,
-// which CTest reports as skipped; listing the test cases (CTest discovery at build
-// time) works everywhere.
+// The main of GPU test executables. Without a GPU (or without a driver), running a test
+// case exits with 77, which CTest reports as skipped; a driver too old for the runtime
+// exits with 1 and says so. Listing the test cases (CTest discovery at build time) works
+// everywhere.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -24,9 +25,16 @@ bool only_lists(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (!only_lists(argc, argv) && stepwise::cuda_device_count() == 0) {
-    std::printf("skipped: no CUDA-capable GPU found (GPU tests need one)\n");
-    return 77;
+  if (!only_lists(argc, argv)) {
+    const stepwise::DeviceProbe probe = stepwise::probe_devices();
+    if (probe.status == stepwise::DeviceStatus::no_device || probe.status == stepwise::DeviceStatus::no_driver) {
+      std::printf("skipped: %s (GPU tests need one)\n", probe.message().c_str());
+      return 77;
+    }
+    if (probe.status != stepwise::DeviceStatus::ok) {
+      std::printf("error: %s\n", probe.message().c_str());
+      return 1;
+    }
   }
   doctest::Context context(argc, argv);
   return context.run();

@@ -1,0 +1,85 @@
+// The table of chapter 01, in the order of the lessons, and the host side every stage
+// shares: the shapes it accepts and sweeps, and the workspace.
+#include "reduction.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "check.hpp"
+#include "launch.hpp"
+
+namespace stepwise::reduction {
+
+template <class T>
+const std::vector<ReduceStage<T>>& reduce_stages() {
+  static const std::vector<ReduceStage<T>> table = numbered<ReduceLaunch<T>>({
+      interleaved_divergent<T>(),  // stages/01_interleaved_divergent.cu
+      interleaved_strided<T>(),    // stages/02_interleaved_strided.cu
+      sequential<T>(),             // stages/03_sequential.cu
+      first_add<T>(),              // stages/04_first_add.cu
+      unroll_last_warp<T>(),       // stages/05_unroll_last_warp.cu
+      complete_unroll<T>(),        // stages/06_complete_unroll.cu
+      multiple_per_thread<T>(),    // stages/07_multiple_per_thread.cu
+      warp_shuffle<T>(),           // stages/08_warp_shuffle.cu
+      vectorized<T>(),             // stages/09_vectorized.cu
+      single_pass<T>(),            // stages/10_single_pass.cu
+      library_cub_reduce<T>(),     // stages/lib_cub_reduce.cu
+  });
+  return table;
+}
+
+template const std::vector<ReduceStage<std::uint32_t>>& reduce_stages<std::uint32_t>();
+template const std::vector<ReduceStage<float>>& reduce_stages<float>();
+
+void require_block(const LaunchShape& shape) {
+  const std::vector<int> blocks = Blocks::values();
+  if (std::find(blocks.begin(), blocks.end(), shape.threads) == blocks.end())
+    throw std::invalid_argument("threads per block must be a power of two in [64, 1024], not " +
+                                std::to_string(shape.threads));
+}
+
+void require_resident_threads(const LaunchShape& shape) {
+  require_block(shape);
+  const long threads_per_sm = static_cast<long>(shape.threads) * shape.blocks_per_sm;
+  if (threads_per_sm < kMinThreadsPerSm || threads_per_sm > kMaxThreadsPerSm)
+    throw std::invalid_argument("threads per SM (threads x blocks per SM) must be in [512, 2048], not " +
+                                std::to_string(threads_per_sm));
+}
+
+std::vector<LaunchShape> block_sweep() { return shape_grid(Blocks::values()); }
+
+std::vector<LaunchShape> resident_sweep() {
+  std::vector<LaunchShape> shapes;
+  for (int block : Blocks::values())
+    for (int threads_per_sm : {512, 1024, 2048})
+      if (block <= threads_per_sm) shapes.push_back({block, 0, threads_per_sm / block});
+  return shapes;
+}
+
+LaunchShape with_block(const LaunchShape& shape, int block) {
+  if (shape.blocks_per_sm == 0) return {block, shape.items, 0};
+  return {block, shape.items, shape.threads * shape.blocks_per_sm / block};
+}
+
+template <class T>
+ReduceWorkspace<T>::ReduceWorkspace(std::size_t capacity)
+    : capacity_(capacity),
+      first_(std::max<std::size_t>(ceil_div(capacity, 64), 1)),
+      second_(std::max<std::size_t>(ceil_div(first_.size(), 64), 1)),
+      counter_(1),
+      cub_storage_(std::max<std::size_t>(cub_sum_storage_bytes<T>(capacity), 1)) {
+  STEPWISE_CUDA_CHECK(cudaMemset(counter_.data(), 0, sizeof(unsigned int)));
+}
+
+template <class T>
+void ReduceWorkspace<T>::require_capacity(std::size_t n) const {
+  if (n > capacity_)
+    throw std::invalid_argument("workspace holds " + std::to_string(capacity_) + " elements, n is " +
+                                std::to_string(n));
+}
+
+template class ReduceWorkspace<std::uint32_t>;
+template class ReduceWorkspace<float>;
+
+}  // namespace stepwise::reduction

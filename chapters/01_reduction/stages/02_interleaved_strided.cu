@@ -1,0 +1,57 @@
+// Stage 2, interleaved addressing with a strided index (Harris's kernel 2).
+//
+// Changed from stage 1: thread tid works on index 2*s*tid, so the adding threads are the
+// first blockDim.x / (2s): whole warps add or idle, no divergence while at least 32 threads
+// work, and no warp issues a step it has nothing to do in. New problem: lane after lane the
+// words are 2s apart, so 2s lanes of a warp hit the same shared-memory bank (2-way
+// conflicts at s = 1, 4-way at s = 2, ...) and the access is replayed. The README shows
+// both, from --analyze and from Nsight Compute.
+#include "addressing.hpp"
+#include "reduction.cuh"
+
+namespace stepwise::reduction {
+namespace {
+
+template <class T>
+__global__ void reduce2_interleaved_strided(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
+  T* sdata = dynamic_shared<T>();
+  const unsigned tid = threadIdx.x;
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  sdata[tid] = i < n ? in[i] : T(0);
+  __syncthreads();
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    // The slide's index = 2*s*tid: the threads with index < blockDim.x add sdata[index + s] into sdata[index].
+    const ThreadWork w = thread_work(Addressing::interleaved_strided, tid, s, blockDim.x);
+    if (w.active) sdata[w.left] += sdata[w.right];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+
+template <class T>
+void launch(const T* in, T* out, std::size_t n, ReduceWorkspace<T>& workspace, const LaunchShape& shape,
+            cudaStream_t stream) {
+  require_block(shape);
+  workspace.require_capacity(n);
+  if (n == 0) return write_identity(out, stream);
+  reduce_in_passes<T>(reduce2_interleaved_strided<T>, shape.threads, shape.threads * sizeof(T), in, out, n, workspace,
+                      shape.threads, stream);
+}
+
+}  // namespace
+
+template <class T>
+ReduceStage<T> interleaved_strided() {
+  ReduceStage<T> stage;
+  stage.name = "interleaved-strided";
+  stage.lesson = "index = 2*s*tid: whole warps idle or busy, but shared-memory bank conflicts";
+  stage.shape = {256};
+  stage.sweep = block_sweep();
+  stage.launch = launch<T>;
+  return stage;
+}
+
+template ReduceStage<std::uint32_t> interleaved_strided<std::uint32_t>();
+template ReduceStage<float> interleaved_strided<float>();
+
+}  // namespace stepwise::reduction

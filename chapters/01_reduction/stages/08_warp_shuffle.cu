@@ -1,0 +1,53 @@
+// Stage 8, warp-shuffle reduction.
+//
+// Changed from stage 7: the in-block tree. Instead of ten shared-memory steps with a
+// barrier each, warps sum in registers with __shfl_down_sync (one instruction per step, no
+// shared-memory traffic, no bank conflicts), then one barrier, then warp 0 sums the warps'
+// totals (block_reduce, common/block.cuh). The block size is no longer needed at compile
+// time. Once each thread sums thousands of elements the tree is not the bottleneck any
+// more: the lesson is in the code, and the README shows the time does not move.
+#include "block.cuh"
+#include "reduction.cuh"
+
+namespace stepwise::reduction {
+namespace {
+
+template <class T>
+__global__ void reduce8_warp_shuffle(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
+  __shared__ T warp_totals[32];
+  const std::size_t grid_size = static_cast<std::size_t>(blockDim.x) * 2 * gridDim.x;
+  T sum = 0;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * (blockDim.x * 2) + threadIdx.x; i < n; i += grid_size) {
+    sum += in[i];
+    if (i + blockDim.x < n) sum += in[i + blockDim.x];
+  }
+  sum = block_reduce(sum, warp_totals, Plus<T>{});
+  if (threadIdx.x == 0) out[blockIdx.x] = sum;
+}
+
+template <class T>
+void launch(const T* in, T* out, std::size_t n, ReduceWorkspace<T>& workspace, const LaunchShape& shape,
+            cudaStream_t stream) {
+  require_resident_threads(shape);
+  workspace.require_capacity(n);
+  if (n == 0) return write_identity(out, stream);
+  reduce_in_two_passes<T>(reduce8_warp_shuffle<T>, 2 * shape.threads, in, out, n, workspace, shape, stream);
+}
+
+}  // namespace
+
+template <class T>
+ReduceStage<T> warp_shuffle() {
+  ReduceStage<T> stage;
+  stage.name = "warp-shuffle";
+  stage.lesson = "__shfl_down_sync inside warps: registers only, one barrier per block";
+  stage.shape = {256, 0, 8};
+  stage.sweep = resident_sweep();
+  stage.launch = launch<T>;
+  return stage;
+}
+
+template ReduceStage<std::uint32_t> warp_shuffle<std::uint32_t>();
+template ReduceStage<float> warp_shuffle<float>();
+
+}  // namespace stepwise::reduction

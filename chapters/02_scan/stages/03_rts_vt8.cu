@@ -1,0 +1,46 @@
+// Stage 3, reduce-then-scan with register tiles of 128 x 8.
+//
+// Changed from stage 2: no tree and no recursion. A grid as large as the GPU holds at once
+// splits the input into contiguous runs of 128 x 8 tiles, one run per block, and scans in
+// three passes (scan.cuh): the upsweep reduces each run to one total, one block scans the
+// totals (the spine), and the downsweep rescans each run seeded with its prefix. Only one
+// value per block crosses between the passes: 3n traffic instead of 4n. Inside a tile each
+// thread owns 8 consecutive items in registers: it reduces and rescans them sequentially,
+// and only the 128 thread totals go through a parallel scan (moderngpu's CTAScan ladder in
+// shared memory). The tile moves between strided, coalesced global accesses and thread
+// order through shared memory, where VT = 8 makes lanes 4 apart read the same bank: an
+// 8-way conflict on every step of both transposes (--analyze, and the README's Nsight
+// Compute counters). The README's tables show the big step from stage 2.
+#include "scan.cuh"
+#include "scan.hpp"
+
+namespace stepwise::scan {
+namespace {
+
+constexpr LaunchShape kShape{128, 8};
+
+template <class Op>
+void launch(const typename Op::value_type* in, typename Op::value_type* out, std::size_t n, const ScanOptions& options,
+            ScanWorkspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
+  require_shape(shape, kShape);
+  reduce_then_scan<kShape.threads, kShape.items, Op, LadderBlockScan<kShape.threads, Op>>(in, out, n, options.kind,
+                                                                                          workspace, stream);
+}
+
+}  // namespace
+
+template <class Op>
+ScanStage<Op> rts_vt8() {
+  ScanStage<Op> stage;
+  stage.name = "rts-vt8";
+  stage.lesson = "reduce-then-scan, 128x8 register tiles: 3n traffic, few blocks; transposes 8-way conflicted";
+  stage.shape = kShape;
+  stage.launch = launch<Op>;
+  return stage;
+}
+
+template ScanStage<WrappingAdd> rts_vt8<WrappingAdd>();
+template ScanStage<FloatAdd> rts_vt8<FloatAdd>();
+template ScanStage<ComposeAffine> rts_vt8<ComposeAffine>();
+
+}  // namespace stepwise::scan

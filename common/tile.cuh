@@ -1,0 +1,125 @@
+/// @file tile.cuh
+/// Moving a register-blocked tile between global memory and thread order (after moderngpu).
+///
+/// Global memory wants strided accesses (each warp-wide load one coalesced line); a thread
+/// that scans or merges its VT values wants them consecutive (thread order). The transpose
+/// between the two goes through shared memory: stored in one order, read back in the other.
+/// The index maps are tile_layout.hpp's, which the bank-conflict analyses replay on the CPU.
+/// For even VT the thread-order side conflicts (lanes 32 / gcd(VT, 32) apart share a bank);
+/// for odd VT every bank is hit once per warp per step.
+#pragma once
+
+#include <cstddef>
+
+#include "tile_layout.hpp"
+
+namespace stepwise {
+
+/// Loads the tile of @p count (<= NT*VT) items at @p base into registers in thread order:
+/// afterwards thread t holds items t*VT .. t*VT + VT-1. Global loads are strided; the
+/// transpose goes through @p shared (NT*VT values). Items past @p count read as @p fill.
+/// Two __syncthreads: @p shared is free again on return.
+template <int NT, int VT, class T>
+__device__ __forceinline__ void load_thread_order(const T* in, std::size_t base, int count, T fill, T (&x)[VT],
+                                                  T* shared) {
+  const int t = threadIdx.x;
+  if (count == NT * VT) {
+#pragma unroll
+    for (int i = 0; i < VT; ++i) x[i] = in[base + tile::strided_slot(i, t, NT)];
+  } else {
+#pragma unroll
+    for (int i = 0; i < VT; ++i) {
+      const int slot = tile::strided_slot(i, t, NT);
+      x[i] = slot < count ? in[base + slot] : fill;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < VT; ++i) shared[tile::strided_slot(i, t, NT)] = x[i];
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < VT; ++i) x[i] = shared[tile::thread_order_slot(t, i, VT)];
+  __syncthreads();
+}
+
+/// The inverse of load_thread_order: thread-order registers to shared memory (the same
+/// banks, the same conflicts), then strided, coalesced stores of the first @p count items.
+template <int NT, int VT, class T>
+__device__ __forceinline__ void store_thread_order(T* out, std::size_t base, int count, const T (&x)[VT], T* shared) {
+  const int t = threadIdx.x;
+#pragma unroll
+  for (int i = 0; i < VT; ++i) shared[tile::thread_order_slot(t, i, VT)] = x[i];
+  __syncthreads();
+  if (count == NT * VT) {
+#pragma unroll
+    for (int i = 0; i < VT; ++i) out[base + tile::strided_slot(i, t, NT)] = shared[tile::strided_slot(i, t, NT)];
+  } else {
+#pragma unroll
+    for (int i = 0; i < VT; ++i) {
+      const int slot = tile::strided_slot(i, t, NT);
+      if (slot < count) out[base + slot] = shared[slot];
+    }
+  }
+  __syncthreads();
+}
+
+/// Warp-striped loads: warp w owns the 32*VT consecutive items of its slice and loads them
+/// 32 at a time (one coalesced line per load). Items past @p count read as @p fill. No
+/// shared memory, no barrier.
+template <int NT, int VT, class T>
+__device__ __forceinline__ void load_warp_striped(const T* in, std::size_t base, int count, T fill, T (&x)[VT]) {
+  const int lane = threadIdx.x % 32;
+  const int first = tile::warp_slice_begin(threadIdx.x / 32, VT);
+  if (count == NT * VT) {
+#pragma unroll
+    for (int i = 0; i < VT; ++i) x[i] = in[base + first + tile::warp_striped_slot(i, lane)];
+  } else {
+#pragma unroll
+    for (int i = 0; i < VT; ++i) {
+      const int slot = first + tile::warp_striped_slot(i, lane);
+      x[i] = slot < count ? in[base + slot] : fill;
+    }
+  }
+}
+
+/// Warp-striped registers to thread order through the warp's own slice of @p shared: thread
+/// t ends with items t*VT .. t*VT + VT-1 of the tile, exactly as load_thread_order leaves
+/// them, and reads the same banks (odd VT is still conflict-free). No warp touches another's
+/// slice, so __syncwarp replaces the block barriers.
+template <int NT, int VT, class T>
+__device__ __forceinline__ void warp_striped_to_thread_order(T (&x)[VT], T* shared) {
+  const int lane = threadIdx.x % 32;
+  T* slice = shared + tile::warp_slice_begin(threadIdx.x / 32, VT);
+#pragma unroll
+  for (int i = 0; i < VT; ++i) slice[tile::warp_striped_slot(i, lane)] = x[i];
+  __syncwarp();
+#pragma unroll
+  for (int i = 0; i < VT; ++i) x[i] = slice[tile::thread_order_slot(lane, i, VT)];
+  __syncwarp();
+}
+
+/// The inverse: thread-order registers through the warp's slice, then warp-striped stores of
+/// the first @p count items of the tile.
+template <int NT, int VT, class T>
+__device__ __forceinline__ void store_thread_order_by_warp(T* out, std::size_t base, int count, const T (&x)[VT],
+                                                           T* shared) {
+  const int lane = threadIdx.x % 32;
+  const int first = tile::warp_slice_begin(threadIdx.x / 32, VT);
+  T* slice = shared + first;
+#pragma unroll
+  for (int i = 0; i < VT; ++i) slice[tile::thread_order_slot(lane, i, VT)] = x[i];
+  __syncwarp();
+  if (count == NT * VT) {
+#pragma unroll
+    for (int i = 0; i < VT; ++i)
+      out[base + first + tile::warp_striped_slot(i, lane)] = slice[tile::warp_striped_slot(i, lane)];
+  } else {
+#pragma unroll
+    for (int i = 0; i < VT; ++i) {
+      const int slot = tile::warp_striped_slot(i, lane);
+      if (first + slot < count) out[base + first + slot] = slice[slot];
+    }
+  }
+  __syncwarp();
+}
+
+}  // namespace stepwise

@@ -1,0 +1,54 @@
+// The plain types: shapes as the table shows them, the sweep grids, and the compile-time
+// dispatch from a run-time shape to an instantiation.
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "dispatch.hpp"
+#include "types.hpp"
+
+using namespace stepwise;
+
+TEST_CASE("a launch shape reads the way the table prints it") {
+  CHECK(describe(LaunchShape{}) == "-");
+  CHECK(describe(LaunchShape{256}) == "256 thr");
+  CHECK(describe(LaunchShape{128, 7}) == "128x7");
+  CHECK(describe(LaunchShape{1024, 0, 2}) == "1024 thr, 2 blk/SM");
+  CHECK(describe(LaunchShape{128, 4, 8}) == "128x4, 8 blk/SM");
+}
+
+TEST_CASE("shape_grid enumerates every combination, threads slowest") {
+  const std::vector<LaunchShape> shapes = shape_grid({128, 256}, {7, 8}, {1, 2});
+  REQUIRE(shapes.size() == 8);
+  CHECK(shapes.front() == LaunchShape{128, 7, 1});
+  CHECK(shapes[1] == LaunchShape{128, 7, 2});
+  CHECK(shapes.back() == LaunchShape{256, 8, 2});
+  CHECK(shape_grid({64, 128}).size() == 2);
+  CHECK(shape_grid({64}, {}, {4}).front() == LaunchShape{64, 0, 4});
+}
+
+TEST_CASE("dispatch calls the instantiation of the run-time value, and refuses one not compiled") {
+  using Compiled = IntList<1, 2, 4, 8>;
+  int seen = 0;
+  dispatch(4, Compiled{}, "VT", [&](auto value) { seen = decltype(value)::value * 10; });
+  CHECK(seen == 40);
+  CHECK(Compiled::values() == std::vector<int>{1, 2, 4, 8});
+  try {
+    dispatch(3, Compiled{}, "VT", [&](auto) { seen = -1; });
+    FAIL("dispatch accepted a value that is not compiled");
+  } catch (const std::invalid_argument& error) {
+    CHECK(std::string(error.what()) == "VT 3 is not compiled in (compiled: 1, 2, 4, 8)");
+  }
+  CHECK(seen == 40);
+}
+
+TEST_CASE("summarize gives median, min and max") {
+  const TimingStats odd = summarize({3.0, 1.0, 2.0});
+  CHECK(odd.median_ms == 2.0);
+  CHECK(odd.min_ms == 1.0);
+  CHECK(odd.max_ms == 3.0);
+  CHECK(odd.reps == 3);
+  CHECK(summarize({4.0, 1.0, 2.0, 3.0}).median_ms == 2.5);
+  CHECK_THROWS_AS(summarize({}), std::invalid_argument);
+}

@@ -1,0 +1,226 @@
+"""Synthetic chapter reports in the schema of common/report.cpp (render_json), for the plot tests.
+
+The times are those of the measured tables in the chapter READMEs (NVIDIA H200, 2026-11-21);
+the derived columns (GB/s, % memcpy, % peak, step and total speedup) are computed here the way
+derive_columns computes them.
+"""
+import copy
+
+H200 = {"ordinal": 0, "name": "NVIDIA H200", "sm": "sm_90", "sm_count": 132, "l2_bytes": 62914560,
+        "global_bytes": 150754820096, "memory_clock_khz": 3201000, "bus_width_bits": 6144,
+        "driver_version": 13000, "runtime_version": 13000, "peak_gbps": 4814.3}
+
+CHAPTERS = {
+    "00": ("bandwidth", "copy kernels against cudaMemcpy: the ceiling of every chapter"),
+    "01": ("reduction", "parallel reduction, from Harris's kernel 1 to CUB"),
+    "02": ("scan", "prefix scan, from naive to single-pass"),
+}
+
+# (kind, number, name, median ms at n = 2^22, median ms at n = 2^28), README of chapter 01.
+REDUCTION = [
+    ("kernel", 1, "interleaved-divergent", 0.0501, 2.5536),
+    ("kernel", 2, "interleaved-strided", 0.0342, 1.5905),
+    ("kernel", 3, "sequential", 0.0286, 1.2333),
+    ("kernel", 4, "first-add", 0.0196, 0.6637),
+    ("kernel", 5, "unroll-last-warp", 0.0173, 0.5069),
+    ("kernel", 6, "complete-unroll", 0.0164, 0.4636),
+    ("kernel", 7, "multiple-per-thread", 0.0139, 0.2965),
+    ("kernel", 8, "warp-shuffle", 0.0141, 0.2977),
+    ("kernel", 9, "vectorized", 0.0126, 0.2465),
+    ("kernel", 10, "single-pass", 0.0112, 0.2451),
+    ("library", 0, "cub::DeviceReduce::Sum", 0.0127, 0.2464),
+    ("cpu", 0, "cpu reference", 0.4432, 89.1480),
+]
+
+# (kind, number, name, median ms at n = 2^28), README of chapter 02 (int32, exclusive).
+SCAN = [
+    ("kernel", 1, "hillis-steele", 2.1888),
+    ("kernel", 2, "blelloch", 3.2015),
+    ("kernel", 3, "rts-vt8", 0.9301),
+    ("kernel", 4, "rts-vt7", 0.9189),
+    ("kernel", 5, "rts-shuffle", 0.8244),
+    ("kernel", 6, "single-pass", 0.7211),
+    ("library", 0, "cub", 0.6862),
+    ("cpu", 0, "cpu reference", 251.2325),
+]
+
+NO_SHAPE = {"threads": 0, "items": 0, "blocks_per_sm": 0}
+
+
+def label(shape: dict) -> str:
+    """The shape's label as describe() in common/types.cpp writes it."""
+    if not any(shape.values()):
+        return "-"
+    text = f"{shape['threads']}x{shape['items']}" if shape["items"] else f"{shape['threads']} thr"
+    if shape["blocks_per_sm"]:
+        text += f", {shape['blocks_per_sm']} blk/SM"
+    return text
+
+
+def shape_json(threads: int = 0, items: int = 0, blocks_per_sm: int = 0) -> dict:
+    """A shape object of the report."""
+    shape = {"threads": threads, "items": items, "blocks_per_sm": blocks_per_sm}
+    return dict(shape, label=label(shape))
+
+
+def timing(median_ms, bytes_moved: float, reps: int = 20) -> dict:
+    """The timing fields of a row or sweep point (all null when median_ms is None: a failed check)."""
+    if median_ms is None:
+        return {key: None for key in ("median_ms", "min_ms", "max_ms", "reps", "gbps")}
+    return {"median_ms": median_ms, "min_ms": median_ms * 0.99, "max_ms": median_ms * 1.02, "reps": reps,
+            "gbps": bytes_moved / (median_ms * 1e-3) / 1e9}
+
+
+def sweep_point(threads, items, blocks_per_sm, median_ms, bytes_moved, detail="") -> dict:
+    """One entry of a row's sweep list; median_ms None is a shape that failed its check."""
+    point = {"shape": shape_json(threads, items, blocks_per_sm), "check": "PASS" if median_ms else "FAIL",
+             "check_detail": detail if median_ms is None else ""}
+    point.update(timing(median_ms, bytes_moved, reps=5))
+    return point
+
+
+def row(kind, number, name, median_ms, bytes_moved, shape=None, detail="", sweep=None) -> dict:
+    """A table row before its derived columns; median_ms None is a row that failed its check."""
+    verdict = "ref" if kind == "cpu" else ("PASS" if median_ms is not None else "FAIL")
+    entry = {"kind": kind, "number": number, "name": name, "lesson": f"what {name} teaches",
+             "shape": shape or shape_json(), "check": verdict, "check_detail": detail if median_ms is None else ""}
+    entry.update(timing(median_ms, bytes_moved))
+    entry["sweep"] = sweep or []
+    return entry
+
+
+def derive(report: dict) -> dict:
+    """Fill step_speedup, total_speedup, pct_memcpy and pct_peak as derive_columns does."""
+    first = previous = None
+    for entry in report["rows"]:
+        entry["step_speedup"] = entry["total_speedup"] = None
+        if entry["median_ms"] is None:
+            entry["pct_memcpy"] = entry["pct_peak"] = None
+            continue
+        entry["pct_memcpy"] = 100.0 * entry["gbps"] / report["memcpy_gbps"]
+        entry["pct_peak"] = 100.0 * entry["gbps"] / report["device"]["peak_gbps"]
+        if entry["kind"] == "kernel":
+            if previous is not None:
+                entry["step_speedup"] = previous["median_ms"] / entry["median_ms"]
+            first = first or entry
+            previous = entry
+        if first is not None:
+            entry["total_speedup"] = first["median_ms"] / entry["median_ms"]
+    return report
+
+
+def report(chapter_id: str, n: int, rows: list, bytes_per_element: float, element_type="int32",
+           sweep=False, date="2026-11-21", device=None) -> dict:
+    """A whole report; `rows` are row() dicts built with bytes_moved = n * bytes_per_element."""
+    name, title = CHAPTERS[chapter_id]
+    document = {
+        "chapter": {"id": chapter_id, "name": name, "title": title},
+        "device": copy.deepcopy(device or H200),
+        "n": n, "element_type": element_type, "bytes_moved": n * bytes_per_element, "memcpy_gbps": 4215.0,
+        "flush": "read", "l2_flushed": True, "seed": 20261121,
+        "command": f"build/bin/chapter_{chapter_id}_{name} --n {n} --format json",
+        "date": date, "sweep": sweep, "notes": [], "rows": rows,
+    }
+    return derive(document)
+
+
+def reduction(exponent: int = 28, fail_stage: int = None) -> dict:
+    """Chapter 01 at n = 2^22 or 2^28 (the README's two int32 tables); a stage can be made to fail."""
+    n = 2 ** exponent
+    column = 3 if exponent == 22 else 4
+    rows = []
+    for entry in REDUCTION:
+        kind, number, name = entry[:3]
+        median = None if (kind == "kernel" and number == fail_stage) else entry[column]
+        shape = shape_json(1024 if number >= 9 else 256) if kind == "kernel" else None
+        rows.append(row(kind, number, name, median, 4.0 * n, shape,
+                        detail="before timing: 1 of 1 values differ: [0] = 3735928559, want 12"))
+    return report("01", n, rows, 4.0)
+
+
+def scan(fail_stage: int = None) -> dict:
+    """Chapter 02, int32 exclusive at n = 2^28 (README); a stage can be made to fail."""
+    n = 2 ** 28
+    rows = [row(kind, number, name, None if number == fail_stage and kind == "kernel" else median, 8.0 * n,
+                shape_json(128, 7) if number in (4, 5) else None,
+                detail="after timing: 17 of 268435456 values differ, first at [1048576]")
+            for kind, number, name, median in SCAN]
+    return report("02", n, rows, 8.0)
+
+
+def grid_stride_sweep(n: int = 2 ** 24) -> list:
+    """Chapter 00's grid-stride shapes: threads x blocks per SM, the fastest at 256 x 128."""
+    bytes_moved = 8.0 * n
+    points = []
+    for threads in (128, 256, 512, 1024):
+        for blocks in (1, 2, 4, 8, 16, 32, 64, 128):
+            gbps = 2600.0 * min(1.0, threads * blocks / 8192) * (1.0 if (threads, blocks) == (256, 128) else 0.97)
+            points.append(sweep_point(threads, 0, blocks, bytes_moved / (gbps * 1e6), bytes_moved))
+    return points
+
+
+def tile_sweep(n: int = 2 ** 24) -> list:
+    """Chapter 02's NT x VT tiles of stage 6: one shape fails its check, one was not tried."""
+    bytes_moved = 8.0 * n
+    points = []
+    for threads in (128, 256):
+        for items in (7, 8, 11, 12, 15, 16, 23, 31):
+            if (threads, items) == (256, 31):
+                continue
+            median = None if (threads, items) == (256, 23) else 0.030 + 0.0004 * abs(items - 15) + threads * 1e-6
+            points.append(sweep_point(threads, items, 0, median, bytes_moved,
+                                      detail="before timing: 5 of 16777216 values differ, first at [8191]"))
+    return points
+
+
+def block_sweep(n: int = 2 ** 24) -> list:
+    """Chapter 00's one-per-thread shapes: threads per block only."""
+    bytes_moved = 8.0 * n
+    return [sweep_point(threads, 0, 0, median, bytes_moved)
+            for threads, median in ((128, 0.0824), (256, 0.0558), (512, 0.0594), (1024, 0.0647))]
+
+
+def three_field_sweep(n: int = 2 ** 24) -> list:
+    """Threads, items and blocks per SM all varying (chapter 00's int4-unrolled, were items swept)."""
+    bytes_moved = 8.0 * n
+    return [sweep_point(threads, items, blocks, 0.04 + 0.001 * items + 0.002 / blocks + threads * 1e-6, bytes_moved)
+            for threads in (128, 256) for items in (2, 4) for blocks in (4, 8)]
+
+
+def fastest(points: list) -> float:
+    """The median time of the fastest shape that passed (what the stage's row reports)."""
+    return min(point["median_ms"] for point in points if point["median_ms"] is not None)
+
+
+def bandwidth_sweep(n: int = 2 ** 24) -> dict:
+    """A --sweep report of chapter 00's kind, with the three kinds of sweep and a shape that failed."""
+    bytes_moved = 8.0 * n
+    sweeps = {1: block_sweep(n), 2: grid_stride_sweep(n), 3: tile_sweep(n), 4: three_field_sweep(n)}
+    rows = [
+        row("kernel", 1, "one-per-thread", fastest(sweeps[1]), bytes_moved, shape_json(256), sweep=sweeps[1]),
+        row("kernel", 2, "grid-stride", fastest(sweeps[2]), bytes_moved, shape_json(256, 0, 128), sweep=sweeps[2]),
+        row("kernel", 3, "rts-tiles", fastest(sweeps[3]), bytes_moved, shape_json(128, 15), sweep=sweeps[3]),
+        row("kernel", 4, "int4-unrolled", fastest(sweeps[4]), bytes_moved, shape_json(128, 2, 8), sweep=sweeps[4]),
+        row("kernel", 4, "int4-unrolled (256x4, 4 blk/SM)", None, bytes_moved, shape_json(256, 4, 4),
+            detail="the launcher refused: too many threads"),
+        row("kernel", 5, "vector-int4", 0.0425, bytes_moved, shape_json(512, 0, 64)),
+        row("library", 0, "cudaMemcpy", 0.0423, bytes_moved),
+        row("cpu", 0, "cpu reference", 7.8238, bytes_moved),
+    ]
+    return report("00", n, rows, 8.0, sweep=True)
+
+
+COPIES = ((1, "one-per-thread", 1.0, 2673.0), (2, "grid-stride", 1.5, 3027.0), (3, "warp-sequences", 1.0, 4264.0))
+
+
+def bandwidth_runs() -> list:
+    """Chapter 00 at four sizes, one run each (the time-vs-n figure): a launch cost, then the GB/s of the README."""
+    runs = []
+    launch = 0.004
+    for exponent in (20, 22, 24, 26):
+        n = 2 ** exponent
+        rows = [row("kernel", number, name, launch * launches + 8.0 * n / (gbps * 1e6), 8.0 * n, shape_json(256))
+                for number, name, launches, gbps in COPIES]
+        rows.append(row("library", 0, "cudaMemcpy", launch + 8.0 * n / 4229.7e6, 8.0 * n))
+        runs.append(report("00", n, rows, 8.0))
+    return runs

@@ -1,0 +1,64 @@
+"""Helpers of the plot tests: where tools/plot is, running it, writing reports, reading SVGs."""
+import contextlib
+import importlib
+import io
+import json
+import os
+import subprocess
+import sys
+import unittest
+import xml.etree.ElementTree as ElementTree
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TOOLS = os.path.join(ROOT, "tools")
+PLOT = os.path.join(TOOLS, "plot")
+if TOOLS not in sys.path:
+    sys.path.insert(0, TOOLS)
+
+
+def _can_import_matplotlib() -> bool:
+    try:
+        importlib.import_module("matplotlib")
+    except ImportError:
+        return False
+    return True
+
+
+HAVE_MATPLOTLIB = _can_import_matplotlib()
+needs_matplotlib = unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed")
+
+
+def write_json(folder: str, name: str, document) -> str:
+    """Write a report (or an array of them) as folder/name; returns the path."""
+    path = os.path.join(folder, name)
+    with open(path, "w", encoding="utf-8") as stream:
+        json.dump(document, stream, indent=2)
+    return path
+
+
+def plot(*args: str):
+    """tools/plot in this process: (exit code, stderr)."""
+    from stepwise_plot.cli import main
+
+    errors = io.StringIO()
+    with contextlib.redirect_stderr(errors):
+        try:
+            code = main(list(args))
+        except SystemExit as exit_:  # argparse's usage errors
+            code = exit_.code
+    return code, errors.getvalue()
+
+
+def run_plot(*args: str, env=None) -> subprocess.CompletedProcess:
+    """tools/plot as its own process, with this interpreter."""
+    return subprocess.run([sys.executable, PLOT, *args], capture_output=True, text=True, env=env, timeout=300)
+
+
+def svg_texts(path: str) -> list:
+    """Parse the SVG as XML and return the texts it draws (matplotlib writes each as a comment)."""
+    parser = ElementTree.XMLParser(target=ElementTree.TreeBuilder(insert_comments=True))
+    root = ElementTree.parse(path, parser=parser).getroot()
+    if root.tag != "{http://www.w3.org/2000/svg}svg":
+        raise AssertionError(f"{path}: the root element is {root.tag}, not svg")
+    return [element.text.strip() for element in root.iter() if element.tag is ElementTree.Comment]

@@ -1,0 +1,107 @@
+"""Command line of tools/plot: one subcommand per figure, each writing one SVG (or PNG)."""
+import argparse
+import importlib
+import sys
+
+from .report import ReportError, read_one, read_series
+
+INSTALL_HINT = ("tools/plot needs matplotlib: sudo apt-get install python3-matplotlib (Debian/Ubuntu) "
+                "or python3 -m pip install matplotlib")
+EXIT_USAGE = 2
+
+_DESCRIPTION = """Draw a chapter's figures from its JSON report:
+  build/bin/chapter_01_reduction --format json --output ch01.json
+  tools/plot staircase ch01.json -o chapters/01_reduction/figures/staircase.svg
+See docs/figures.md."""
+
+
+def _common(parser: argparse.ArgumentParser, single: bool) -> None:
+    parser.add_argument("-o", "--output", required=True, metavar="FILE.svg",
+                        help="the figure to write: .svg (what the READMEs commit) or .png")
+    parser.add_argument("--title", help="replace the title (default: chapter and what the figure shows)")
+    parser.add_argument("--subtitle", help="replace the line under it (default: GPU, n, type, date; '' for none)")
+    parser.add_argument("--png", action="store_true", help="also write a PNG beside the SVG (150 dpi, for slides)")
+    if single:
+        parser.add_argument("--run", type=int, metavar="K",
+                            help="the K-th run (from 1) of a file that holds a JSON array of runs")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(prog="tools/plot", description=_DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="FIGURE")
+
+    staircase = commands.add_parser("staircase", help="speedup of each stage over the first, library as a line")
+    staircase.add_argument("report", metavar="REPORT.json", help="a chapter's --format json output ('-': stdin)")
+    _common(staircase, single=True)
+
+    bandwidth = commands.add_parser("bandwidth", help="GB/s of each stage and library, with memcpy and peak")
+    bandwidth.add_argument("report", metavar="REPORT.json", help="a chapter's --format json output ('-': stdin)")
+    _common(bandwidth, single=True)
+
+    scaling = commands.add_parser("time-vs-n", help="median time (or GB/s) of every stage against n")
+    scaling.add_argument("reports", nargs="+", metavar="REPORT.json",
+                         help="runs of one chapter at different --n (files, or JSON arrays of runs)")
+    scaling.add_argument("--metric", choices=("time", "gbps"), default="time", help="what to draw (default: time)")
+    _common(scaling, single=False)
+
+    sweep = commands.add_parser("sweep", help="heat map of one stage's --sweep, or of every stage's")
+    sweep.add_argument("report", metavar="REPORT.json", help="the --format json output of a --sweep run")
+    which = sweep.add_mutually_exclusive_group(required=True)
+    which.add_argument("--stage", metavar="N|NAME", help="the stage, by number or name")
+    which.add_argument("--all", action="store_true", help="one small heat map per stage with sweep points")
+    sweep.add_argument("--metric", choices=("gbps", "time"), default="gbps", help="cell color (default: gbps)")
+    _common(sweep, single=True)
+    return parser
+
+
+def _figure(args: argparse.Namespace):
+    """Draw the figure the arguments ask for; returns it with its title as plain text."""
+    from . import bandwidth, scaling, staircase, sweep
+
+    if args.command == "time-vs-n":
+        reports = read_series(args.reports)
+        figure = scaling.draw(reports, args.metric, args.title, args.subtitle)
+        return figure, scaling.default_title(reports[0], args.metric)
+    report = read_one(args.report, args.run)
+    if args.command == "staircase":
+        return staircase.draw(report, args.title, args.subtitle), staircase.default_title(report)
+    if args.command == "bandwidth":
+        return bandwidth.draw(report, args.title, args.subtitle), bandwidth.default_title(report)
+    return (sweep.draw(report, args.stage, args.all, args.metric, args.title, args.subtitle),
+            sweep.default_title(report, args.stage))
+
+
+def _check_output(parser: argparse.ArgumentParser, path: str) -> None:
+    if not path.lower().endswith((".svg", ".png")):
+        parser.error(f"-o {path}: the figure's name must end in .svg or .png")
+
+
+def main(argv=None) -> int:
+    """Run tools/plot; returns the exit code (0, or 2 for bad arguments, input or a missing matplotlib)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _check_output(parser, args.output)
+    try:
+        importlib.import_module("matplotlib")
+    except ImportError:
+        print(INSTALL_HINT, file=sys.stderr)
+        return EXIT_USAGE
+    from . import style
+
+    try:
+        fig, default_title = _figure(args)
+        style.save(fig, args.output, args.title if args.title is not None else default_title, args.png)
+    except ReportError as error:
+        print(f"tools/plot: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as error:
+        print(f"tools/plot: cannot write {args.output}: {error.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    except ValueError as error:
+        if "$" not in (args.title or "") + (args.subtitle or ""):
+            raise
+        print(f"tools/plot: bad math markup ($...$) in the title: {' '.join(str(error).split())}", file=sys.stderr)
+        return EXIT_USAGE
+    return 0

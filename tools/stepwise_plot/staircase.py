@@ -1,0 +1,143 @@
+"""The speedup staircase: each kernel stage's speedup over the first, the library as a line.
+
+One bar per stage in table order, on a log axis so that equal steps look equal. Above each
+bar its total speedup; inside it, at the foot, the step from the stage before (▲ faster,
+▼ slower). A stage whose check failed leaves a gap marked FAIL, and its check's words go under the figure.
+"""
+import math
+from typing import List
+
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+from . import style
+from .report import Report, ReportError, Row
+
+_BAR_WIDTH = 0.76
+_CLEAR = {"facecolor": "white", "edgecolor": "none", "pad": 1.0, "alpha": 0.85}  # keeps a label over a line legible
+_MANTISSAS = ((1, 2, 5), (1, 1.5, 2, 3, 5, 7), (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8),
+              (1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.8, 2, 2.5, 3, 4, 5, 6, 8))
+
+
+def draw(report: Report, title: str = None, sub: str = None):
+    """The staircase figure of one report."""
+    kernels = report.kernels()
+    timed = [row for row in kernels if not row.failed]
+    if not timed:
+        raise ReportError(f"{report.source}: no kernel stage passed its check: there is no staircase to draw")
+    libraries = [row for row in report.libraries() if not row.failed]
+    speedups = {id(row): _total(row, timed[0]) for row in timed + libraries}
+    low, high = _limits(speedups.values())
+    fig = style.new_figure(max(12.0, 1.5 + 1.05 * len(kernels)), 6.75)
+    ax = fig.add_subplot()
+    ax.set_yscale("log")
+    for x, row in enumerate(kernels):
+        if row.failed:
+            _draw_failed(ax, x, low)
+        else:
+            _draw_bar(ax, x, row, speedups[id(row)], low)
+    for row, y in _spread([(row, speedups[id(row)]) for row in libraries], low, high):
+        _draw_library(ax, row, speedups[id(row)], y)
+    _set_axes(ax, kernels, (low, high), timed[0], report.sweep)
+    key = ["inside each bar: ▲ the step from the stage before (▼ a step back)"] if len(timed) > 1 else []
+    style.caption(fig, key, report.stages())
+    style.add_titles(fig, ax, default_title(report) if title is None else title,
+                     style.subtitle(report) if sub is None else sub)
+    return fig
+
+
+def default_title(report: Report) -> str:
+    """`Chapter 01 reduction: speedup of each stage`."""
+    return f"Chapter {style.plain(report.chapter)}: speedup of each stage"
+
+
+def _total(row: Row, first: Row) -> float:
+    """The row's total speedup as the report states it (the first passing kernel is 1x)."""
+    if row.total_speedup is not None:
+        return row.total_speedup
+    return first.median_ms / row.median_ms
+
+
+def _limits(values) -> tuple:
+    """Log-axis limits: room under the shortest bar for the step labels, and above the tallest for its label."""
+    values = list(values) + [1.0]
+    span = math.log(max(values) / min(values))
+    below = max(0.3 * span, math.log(1.6))
+    above = max(0.2 * span, math.log(1.35))
+    return min(values) / math.exp(below), max(values) * math.exp(above)
+
+
+def times(value: float) -> str:
+    """A speedup with three significant digits: 0.68×, 1.61×, 10.4×, 104×."""
+    digits = 2 if value < 10 else (1 if value < 100 else 0)
+    return f"{value:.{digits}f}×"
+
+
+def _draw_bar(ax, x: int, row: Row, total: float, low: float) -> None:
+    ax.bar(x, total - low, bottom=low, width=_BAR_WIDTH, color=style.STAGE, zorder=2)
+    ax.text(x, total * 1.05, times(total), ha="center", va="bottom", fontsize=14, fontweight="bold", zorder=5,
+            bbox=_CLEAR)
+    if row.step_speedup is not None:
+        arrow = "▲" if row.step_speedup >= 1 else "▼"
+        ax.text(x, low * 1.12, arrow + times(row.step_speedup), ha="center", va="bottom", fontsize=13,
+                color="white", zorder=3)
+
+
+def _draw_failed(ax, x: int, low: float) -> None:
+    ax.text(x, low * 1.12, "FAIL", ha="center", va="bottom", fontsize=14, fontweight="bold")
+
+
+def _spread(items: List[tuple], low: float, high: float) -> List[tuple]:
+    """Label heights for the library lines, pushed apart where two would overlap."""
+    gap = (high / low) ** 0.08
+    placed = []
+    for row, value in sorted(items, key=lambda item: item[1]):
+        y = value if not placed else max(value, placed[-1][1] * gap)
+        placed.append((row, y))
+    return placed
+
+
+def _draw_library(ax, row: Row, total: float, label_y: float) -> None:
+    """The library's speedup as a dashed line across the stages, named at its left end."""
+    ax.axhline(total, color=style.LIBRARY, linestyle=(0, (6, 3)), linewidth=2.5, zorder=4)
+    ax.text(-0.5, label_y * 1.04, f"{style.plain(row.name)}  {times(total)}", ha="left", va="bottom",
+            color=style.LIBRARY, fontsize=14, fontweight="bold", zorder=6, bbox=_CLEAR)
+
+
+def _set_axes(ax, kernels: List[Row], limits: tuple, first: Row, sweep: bool) -> None:
+    labels = [_stage_label(row, sweep) for row in kernels]
+    ax.set_xticks(range(len(kernels)))
+    ax.set_xticklabels(labels, **_tick_style(labels))
+    ax.tick_params(axis="x", length=0)
+    ax.set_xlim(-0.6, len(kernels) - 0.4)
+    ax.set_ylim(*limits)
+    ax.yaxis.set_major_locator(FixedLocator(_log_ticks(*limits)))
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}×"))
+    ax.set_ylabel(f"speedup over stage {first.number} (log scale)")
+    ax.grid(axis="y", color="#dddddd", linewidth=0.8, zorder=0)
+    ax.set_axisbelow(True)
+
+
+def _stage_label(row: Row, sweep: bool) -> str:
+    label = f"{row.number} {style.plain(row.name)}"
+    return f"{label}\n{style.plain(row.shape.label)}" if sweep and row.shape.label != "-" else label
+
+
+def _tick_style(labels: List[str]) -> dict:
+    """Slanted tick labels when the names would not fit side by side."""
+    if sum(len(label.split("\n")[0]) for label in labels) > 70:
+        return {"rotation": 30, "ha": "right", "rotation_mode": "anchor"}
+    return {}
+
+
+def _log_ticks(low: float, high: float) -> List[float]:
+    """Round speedups between the limits: the coarsest of _MANTISSAS that gives at least four."""
+    for mantissas in _MANTISSAS:
+        ticks = [round(m * 10.0 ** e, 6) for e in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
+                 for m in mantissas]
+        ticks = [tick for tick in ticks if low <= tick <= high]
+        if len(ticks) >= 4:
+            break
+    if len(ticks) > 9:
+        ticks = [tick for tick in ticks if abs(math.log10(tick) - round(math.log10(tick))) < 1e-9]
+    return ticks
