@@ -40,11 +40,13 @@ GpuTimer::GpuTimer(std::size_t l2_bytes) : scratch_(std::max<std::size_t>(2 * l2
   STEPWISE_CUDA_CHECK(cudaEventCreate(&start_));
   STEPWISE_CUDA_CHECK(cudaEventCreate(&stop_));
   STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  // Can the stream be held? Launch a hold that nobody releases: an asynchronous launch returns
-  // at once; a synchronous one (under compute-sanitizer, say) returns when the hold times out.
+  // Can the stream be held? Launch a hold that nobody releases, and enqueue an event behind it:
+  // asynchronous calls return at once; where a tool serializes launches (compute-sanitizer
+  // does), one of the two returns only when the hold has timed out.
   *release_flag_ = 0;
   const auto before = std::chrono::steady_clock::now();
   detail::enqueue_hold(release_flag_, timed_out_flag_, kProbeTimeoutNs, nullptr);
+  STEPWISE_CUDA_CHECK(cudaEventRecord(start_, nullptr));
   const auto launched = std::chrono::steady_clock::now();
   release();
   STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());

@@ -34,7 +34,7 @@ __global__ void copy_wrong_last(const std::int32_t* in, std::int32_t* out, std::
 
 void launch_copy(const std::int32_t* in, std::int32_t* out, std::size_t n, std::size_t stray, int threads,
                  cudaStream_t stream) {
-  copy<<<grid_of(ceil_div(n, 256)), threads, 0, stream>>>(in, out, n, stray);
+  copy<<<grid_of(ceil_div(n, threads)), threads, 0, stream>>>(in, out, n, stray);
   STEPWISE_CHECK_LAUNCH();
 }
 

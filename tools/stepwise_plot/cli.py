@@ -53,6 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--all", action="store_true", help="one small heat map per stage with sweep points")
     sweep.add_argument("--metric", choices=("gbps", "time"), default="gbps", help="cell color (default: gbps)")
     _common(sweep, single=True)
+
+    analysis = commands.add_parser("analysis", help="a diagram from a chapter's --analyze --format json output")
+    analysis.add_argument("report", metavar="ANALYSIS.json", help="a chapter's --analyze --format json output")
+    analysis.add_argument("--figure", metavar="NAME",
+                          help="which diagram, when the document holds several (an unknown name lists them)")
+    _common(analysis, single=False)
     return parser
 
 
@@ -64,6 +70,8 @@ def _figure(args: argparse.Namespace):
         reports = read_series(args.reports)
         figure = scaling.draw(reports, args.metric, args.title, args.subtitle)
         return figure, scaling.default_title(reports[0], args.metric)
+    if args.command == "analysis":
+        return _analysis_figure(args)
     report = read_one(args.report, args.run)
     if args.command == "staircase":
         return staircase.draw(report, args.title, args.subtitle), staircase.default_title(report)
@@ -71,6 +79,20 @@ def _figure(args: argparse.Namespace):
         return bandwidth.draw(report, args.title, args.subtitle), bandwidth.default_title(report)
     return (sweep.draw(report, args.stage, args.all, args.metric, args.title, args.subtitle),
             sweep.default_title(report, args.stage))
+
+
+def _analysis_figure(args: argparse.Namespace):
+    """The diagram of an --analyze document: its kind picks the drawer, --figure the diagram."""
+    from . import analysis
+    from .report import read_json
+
+    document = read_json(args.report)
+    drawer = analysis.drawer(document)
+    names = drawer.figures(document)
+    figure = args.figure or names[0]
+    if figure not in names:
+        raise ReportError(f"--figure {figure}: this document draws {', '.join(names)}")
+    return drawer.draw(document, figure, args.title, args.subtitle), drawer.default_title(document, figure)
 
 
 def _check_output(parser: argparse.ArgumentParser, path: str) -> None:

@@ -193,8 +193,8 @@ def parse_report(document: dict, source: str) -> Report:
     )
 
 
-def read_file(path: str) -> List[Report]:
-    """Every run in one file ('-' is standard input): a report object or an array of them."""
+def read_json(path: str):
+    """The JSON document in one file ('-' is standard input), unparsed."""
     name = "standard input" if path == "-" else path
     try:
         if path == "-":
@@ -206,6 +206,13 @@ def read_file(path: str) -> List[Report]:
         raise ReportError(f"{name}: {error.strerror}") from error
     except json.JSONDecodeError as error:
         raise ReportError(f"{name}: not JSON ({error.msg} at line {error.lineno})") from error
+    return document
+
+
+def read_file(path: str) -> List[Report]:
+    """Every run in one file ('-' is standard input): a report object or an array of them."""
+    name = "standard input" if path == "-" else path
+    document = read_json(path)
     documents = document if isinstance(document, list) else [document]
     if not documents:
         raise ReportError(f"{name}: an empty array, no report in it")

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Chapter 00's measurements and figures, from the repository root:
+#   chapters/00_bandwidth/figures/regenerate.sh gpu  [bin-dir] [report-dir]   on a GPU (about 3 minutes on an H100)
+#   chapters/00_bandwidth/figures/regenerate.sh plot [report-dir]             anywhere with matplotlib
+set -euo pipefail
+mode=${1:?usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir]}
+figures=chapters/00_bandwidth/figures
+if [ "$mode" = gpu ]; then
+  bin=${2:-build/bin}
+  reports=${3:-build/reports/00}
+  mkdir -p "$reports"
+  "$bin/chapter_00_bandwidth" --format json --output "$reports/table.json"
+  "$bin/chapter_00_bandwidth" --format markdown --output "$reports/table.md" > /dev/null
+  "$bin/chapter_00_bandwidth" --n 2^27 --sweep --reps 5 --warmup 1 --format json --output "$reports/sweep.json"
+  "$bin/chapter_00_bandwidth" --latency > "$reports/latency.txt"
+  "$bin/tour" --chapter 00 --sizes 2^16..2^28 --reps 10 --reports "$reports" > /dev/null
+  ncu --clock-control none --metrics dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,gpu__time_duration.sum \
+    -k regex:copy_ --csv "$bin/chapter_00_bandwidth" --n 2^26 --reps 1 --warmup 0 --stage 1 --stage 2 --stage 3 \
+    --stage 4 --stage 5 --stage 6 --stage 7 > "$reports/ncu.csv" 2> /dev/null
+elif [ "$mode" = plot ]; then
+  reports=${2:-build/reports/00}
+  tools/plot staircase "$reports/table.json" -o "$figures/00_staircase.svg"
+  tools/plot bandwidth "$reports/table.json" -o "$figures/00_bandwidth.svg"
+  tools/plot sweep "$reports/sweep.json" --all -o "$figures/00_sweep.svg"
+  tools/plot time-vs-n "$reports"/chapter_00_bandwidth-n*.json --metric gbps -o "$figures/00_gbps_vs_n.svg"
+else
+  echo "usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir]" >&2
+  exit 2
+fi
