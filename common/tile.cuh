@@ -5,8 +5,11 @@
 /// that scans or merges its VT values wants them consecutive (thread order). The transpose
 /// between the two goes through shared memory: stored in one order, read back in the other.
 /// The index maps are tile_layout.hpp's, which the bank-conflict analyses replay on the CPU.
-/// For even VT the thread-order side conflicts (lanes 32 / gcd(VT, 32) apart share a bank);
-/// for odd VT every bank is hit once per warp per step.
+/// With 32-bit accesses the thread-order side conflicts for even VT (lanes 32 / gcd(VT, 32)
+/// apart share a bank) and hits every bank once per warp per step for odd VT. Where the
+/// compiler can prove alignment it merges a thread's consecutive words into 64- or 128-bit
+/// accesses, served 16 or 8 lanes at a time, which changes the degree (chapter 02's
+/// --analyze models both, and its README shows the counters).
 #pragma once
 
 #include <cstddef>

@@ -40,17 +40,20 @@ GpuTimer::GpuTimer(std::size_t l2_bytes) : scratch_(std::max<std::size_t>(2 * l2
   STEPWISE_CUDA_CHECK(cudaEventCreate(&start_));
   STEPWISE_CUDA_CHECK(cudaEventCreate(&stop_));
   STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  // Can the stream be held? Launch a hold that nobody releases, and enqueue an event behind it:
-  // asynchronous calls return at once; where a tool serializes launches (compute-sanitizer
-  // does), one of the two returns only when the hold has timed out.
+  // Can the stream be held? Launch a hold that nobody releases, then what a timed repetition
+  // enqueues behind it (a kernel and an event): asynchronous calls return at once; where a tool
+  // serializes launches (compute-sanitizer does), one of them returns only when the hold has
+  // timed out, and the hold says so.
   *release_flag_ = 0;
+  *timed_out_flag_ = 0;
   const auto before = std::chrono::steady_clock::now();
   detail::enqueue_hold(release_flag_, timed_out_flag_, kProbeTimeoutNs, nullptr);
+  detail::enqueue_read_flush(scratch_.data(), 16, sink_.data(), nullptr);
   STEPWISE_CUDA_CHECK(cudaEventRecord(start_, nullptr));
   const auto launched = std::chrono::steady_clock::now();
   release();
   STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  holds_stream_ = launched - before < std::chrono::nanoseconds(kProbeTimeoutNs / 2);
+  holds_stream_ = launched - before < std::chrono::nanoseconds(kProbeTimeoutNs / 2) && *timed_out_flag_ == 0;
   *timed_out_flag_ = 0;
 }
 

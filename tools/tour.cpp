@@ -2,11 +2,12 @@
 // table, then one summary: per chapter, the fastest stage that passed against the library.
 //
 // Options the tour does not know itself are passed to every chapter that has them (so
-// `--type float32` goes to the chapters with a --type and skips chapter 00); an option no
-// chapter has, or a value a chapter refuses, stops the tour with exit code 2 before any
-// chapter runs. --format and --output are the tour's own: they apply to the summary.
-// With --sizes, every chapter runs once per size, and --reports keeps each run's JSON
-// report (tools/plot time-vs-n draws them).
+// `--type float32` goes to the chapters with a --type and skips chapter 00). An option given
+// to several chapters whose value one of them refuses (chapter 03's keys are int32 or int64,
+// not float32) is dropped for that chapter alone, with a note; an option no chapter has, or a
+// value that no chapter takes, stops the tour with exit code 2 before any chapter runs. --format and --output are the
+// tour's own: they apply to the summary. With --sizes, every chapter runs once per size, and --reports keeps each run's
+// JSON report (tools/plot time-vs-n draws them).
 //
 // Exit code: 0 when every chapter passed, 77 when there is no GPU, 2 for bad options, else 1.
 #include <nlohmann/json.hpp>
@@ -23,6 +24,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "chapters.hpp"  // generated: kChapterExecutables
@@ -70,8 +72,16 @@ struct Chapter {
   std::string path;
   std::string name;  ///< chapter_01_reduction
   std::map<std::string, bool> options;
-  std::vector<std::string> arguments;  ///< the pass-through arguments it accepts
+  std::vector<std::string> arguments;            ///< the pass-through arguments it accepts
+  std::vector<std::vector<std::string>> groups;  ///< the same, one option with its value per entry
 };
+
+/// `arguments` rebuilt from `groups`.
+std::vector<std::string> flatten(const std::vector<std::vector<std::string>>& groups) {
+  std::vector<std::string> arguments;
+  for (const std::vector<std::string>& group : groups) arguments.insert(arguments.end(), group.begin(), group.end());
+  return arguments;
+}
 
 Chapter load_chapter(const std::string& path) {
   Chapter chapter;
@@ -124,9 +134,9 @@ void distribute(const std::vector<std::string>& passed, std::vector<Chapter>& ch
       option.push_back(passed[++i]);
     }
     for (Chapter& chapter : chapters)
-      if (chapter.options.count(name) != 0)
-        chapter.arguments.insert(chapter.arguments.end(), option.begin(), option.end());
+      if (chapter.options.count(name) != 0) chapter.groups.push_back(option);
   }
+  for (Chapter& chapter : chapters) chapter.arguments = flatten(chapter.groups);
 }
 
 std::string join_quoted(const std::vector<std::string>& arguments) {
@@ -269,6 +279,21 @@ std::string render_summary(const std::vector<Run>& runs, stepwise::Format format
   return out.str();
 }
 
+/// Runs `chapter --check-options` with its arguments; false with the chapter's first error line.
+bool check_options(const Chapter& chapter, const std::string& size, std::string& error) {
+  const std::string check = shell_quote(chapter.path) + " --check-options" + join_quoted(chapter.arguments) +
+                            (size.empty() ? "" : " --n " + shell_quote(size)) + " 2>&1 >/dev/null";
+  error.clear();
+  return capture(check, error) == 0;
+}
+
+/// The message of a chapter's error, without the chapter's own name in front.
+std::string first_error(const std::string& error) {
+  const std::string line = error.substr(0, error.find('\n'));
+  const std::size_t marker = line.find(": error: ");
+  return marker == std::string::npos ? line : line.substr(marker + 9);
+}
+
 int tour(int argc, char** argv) {
   TourOptions options;
   CLI::App app("stepwise tour: every chapter with the given options, then a one-screen summary");
@@ -330,20 +355,44 @@ int tour(int argc, char** argv) {
     }
   }
   distribute(options.passed, chapters);
-  for (const Chapter& chapter : chapters) {
+  // A value one chapter refuses, of an option that other chapters take too, is dropped for that
+  // chapter alone; the notes are printed once every chapter has been checked.
+  const std::vector<Chapter> given = chapters;
+  std::vector<std::pair<std::vector<std::string>, std::string>> refused;  ///< the option, the first refusal
+  std::vector<std::string> notes;
+  for (Chapter& chapter : chapters) {
     if (!options.sizes.empty() && chapter.options.count("--n") != 0)
       for (const std::string& argument : chapter.arguments)
         if (argument == "--n" || argument.rfind("--n=", 0) == 0)
           throw TourUsageError("--n and --sizes exclude each other");
     std::string error;
-    const std::string check = shell_quote(chapter.path) + " --check-options" + join_quoted(chapter.arguments) +
-                              (sizes.front().empty() ? "" : " --n " + shell_quote(sizes.front())) + " 2>&1 >/dev/null";
-    if (capture(check, error) != 0) {
-      const std::string line = error.substr(0, error.find('\n'));
-      const std::size_t marker = line.find(": error: ");  // the chapter names itself: name it once
-      throw TourUsageError(chapter.name + ": " + (marker == std::string::npos ? line : line.substr(marker + 9)));
+    if (check_options(chapter, sizes.front(), error)) continue;
+    bool dropped = false;
+    for (std::size_t g = 0; g < chapter.groups.size() && !dropped; ++g) {
+      const std::vector<std::string> group = chapter.groups[g];
+      int receivers = 0;
+      for (const Chapter& other : given)
+        for (const std::vector<std::string>& option : other.groups) receivers += option == group ? 1 : 0;
+      if (receivers < 2) continue;
+      Chapter without = chapter;
+      without.groups.erase(without.groups.begin() + static_cast<std::ptrdiff_t>(g));
+      without.arguments = flatten(without.groups);
+      std::string ignored;
+      if (!check_options(without, sizes.front(), ignored)) continue;
+      notes.push_back(chapter.name + ": " + first_error(error) + "; it runs without " + join_quoted(group).substr(1));
+      refused.emplace_back(group, chapter.name + ": " + first_error(error));
+      chapter = without;
+      dropped = true;
     }
+    if (!dropped) throw TourUsageError(chapter.name + ": " + first_error(error));
   }
+  for (const auto& [group, refusal] : refused) {
+    bool taken = false;
+    for (const Chapter& chapter : chapters)
+      for (const std::vector<std::string>& option : chapter.groups) taken = taken || option == group;
+    if (!taken) throw TourUsageError(refusal);  // no chapter takes this value
+  }
+  for (const std::string& note : notes) std::fprintf(stderr, "tour: note: %s\n", note.c_str());
 
   // Chapters print their tables; when the summary is not a table, stdout holds the summary alone.
   const std::string redirect = options.format == stepwise::Format::table ? "" : " 1>&2";

@@ -21,7 +21,7 @@ std::string latency_report(std::size_t l2_bytes, int sm_count, double memcpy_gbp
                 "  over %s (L2 / 4): %.0f ns per load (L2)\n"
                 "Little's law for a copy at memcpy speed: its read stream is %.0f GB/s (half of %.0f GB/s),\n"
                 "  so %.1f MB of loads must be in flight: %.1f KB per SM (%d SMs),\n"
-                "  %.0f bytes per thread at 2048 threads per SM.\n",
+                "  %.1f bytes per thread at 2048 threads per SM.\n",
                 dram.steps, format_bytes(static_cast<double>(dram.bytes)).c_str(), dram.ns_per_load,
                 format_bytes(static_cast<double>(l2.bytes)).c_str(), l2.ns_per_load, read_gbps, memcpy_gbps,
                 in_flight_bytes / 1e6, in_flight_bytes / sm_count / 1e3, sm_count, in_flight_bytes / sm_count / 2048);

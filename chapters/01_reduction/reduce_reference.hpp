@@ -50,9 +50,9 @@ Check check_sum(const std::vector<T>& got, const Reference<T>& want, double tole
 ///  - first pass, serial adds per thread: at most ceil(n / T) + 16, T = sm_count x
 ///    kMinThreadsPerSm (grid-sized stages run at least T threads once n fills them, as
 ///    require_resident_threads enforces for every shape, and at most 16 elements per
-///    thread below that; stages 1 to 6 add at most 2);
+///    thread below that; stages 1 to 7 add at most 2);
 ///  - in-block trees: at most 11 levels per pass (log2(1024) + the first add), and the
-///    passes of stages 1 to 6 together at most 2 (ceil(log2 n) + 11) levels;
+///    passes of stages 1 to 7 together at most 2 (ceil(log2 n) + 11) levels;
 ///  - second pass or last block: at most ceil(sm_count / 2) + 1 serial adds per thread
 ///    (at most sm_count x kMaxThreadsPerSm / 64 partials over at least 64 threads).
 std::size_t summation_depth_bound(std::size_t n, int sm_count);

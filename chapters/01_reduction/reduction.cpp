@@ -14,17 +14,19 @@ namespace stepwise::reduction {
 template <class T>
 const std::vector<ReduceStage<T>>& reduce_stages() {
   static const std::vector<ReduceStage<T>> table = numbered<ReduceLaunch<T>>({
-      interleaved_divergent<T>(),  // stages/01_interleaved_divergent.cu
-      interleaved_strided<T>(),    // stages/02_interleaved_strided.cu
-      sequential<T>(),             // stages/03_sequential.cu
-      first_add<T>(),              // stages/04_first_add.cu
-      unroll_last_warp<T>(),       // stages/05_unroll_last_warp.cu
-      complete_unroll<T>(),        // stages/06_complete_unroll.cu
-      multiple_per_thread<T>(),    // stages/07_multiple_per_thread.cu
-      warp_shuffle<T>(),           // stages/08_warp_shuffle.cu
-      vectorized<T>(),             // stages/09_vectorized.cu
-      single_pass<T>(),            // stages/10_single_pass.cu
-      library_cub_reduce<T>(),     // stages/lib_cub_reduce.cu
+      interleaved_divergent<T>(),       // stages/01_interleaved_divergent.cu       Harris's kernel 1
+      interleaved_divergent_mask<T>(),  // stages/02_interleaved_divergent_mask.cu  kernel 1 without `%`
+      interleaved_strided<T>(),         // stages/03_interleaved_strided.cu         Harris's kernel 2
+      sequential<T>(),                  // stages/04_sequential.cu                  Harris's kernel 3
+      first_add<T>(),                   // stages/05_first_add.cu                   Harris's kernel 4
+      unroll_last_warp<T>(),            // stages/06_unroll_last_warp.cu            Harris's kernel 5
+      complete_unroll<T>(),             // stages/07_complete_unroll.cu             Harris's kernel 6
+      multiple_per_thread<T>(),         // stages/08_multiple_per_thread.cu         Harris's kernel 7
+      warp_shuffle<T>(),                // stages/09_warp_shuffle.cu
+      vectorized<T>(),                  // stages/10_vectorized.cu
+      large_blocks<T>(),                // stages/11_large_blocks.cu
+      single_pass<T>(),                 // stages/12_single_pass.cu
+      library_cub_reduce<T>(),          // stages/lib_cub_reduce.cu
   });
   return table;
 }

@@ -19,10 +19,10 @@
 
 namespace stepwise::reduction {
 
-/// Vector loads in flight per thread in stages 9 and 10 (4 x 16 bytes).
+/// Vector loads in flight per thread in stages 10 to 12 (4 x 16 bytes).
 inline constexpr int kVectorsInFlight = 4;
 
-/// The block's dynamic shared memory as an array of T (kernels 1 to 5 size it at launch).
+/// The block's dynamic shared memory as an array of T (stages 1 to 6 size it at launch).
 template <class T>
 __device__ __forceinline__ T* dynamic_shared() {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
@@ -114,10 +114,11 @@ void write_identity(T* out, cudaStream_t stream) {
   STEPWISE_CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(T), stream));
 }
 
-/// Harris's scheme for kernels 1 to 6: each pass writes one partial per block, and the
-/// same kernel runs again on the partials until one block is left, which writes @p out.
-/// Partials ping-pong between the workspace's two buffers. One block of @p threads threads
-/// sums @p per_block elements with @p shared_bytes of dynamic shared memory.
+/// Harris's scheme for his kernels 1 to 6 (stages 1 to 7): each pass writes one partial per
+/// block, and the same kernel runs again on the partials until one block is left, which
+/// writes @p out. Partials ping-pong between the workspace's two buffers. One block of
+/// @p threads threads sums @p per_block elements with @p shared_bytes of dynamic shared
+/// memory.
 template <class T>
 void reduce_in_passes(PassKernel<T> kernel, std::size_t per_block, std::size_t shared_bytes, const T* in, T* out,
                       std::size_t n, ReduceWorkspace<T>& workspace, int threads, cudaStream_t stream) {
@@ -144,7 +145,7 @@ inline unsigned resident_grid_for(std::size_t n, std::size_t per_block, const La
   return grid_of(std::min<std::size_t>(ceil_div(n, per_block), resident_grid(shape)));
 }
 
-/// Stages 7 to 9: one GPU-sized pass writes a partial per block, then one block of the
+/// Stages 8 to 11: one GPU-sized pass writes a partial per block, then one block of the
 /// same kernel sums the partials into @p out.
 template <class T>
 void reduce_in_two_passes(PassKernel<T> kernel, std::size_t per_block, const T* in, T* out, std::size_t n,

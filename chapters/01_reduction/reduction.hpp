@@ -26,18 +26,18 @@
 namespace stepwise::reduction {
 
 /// Threads per block every stage supports: powers of two from 64 (the last-warp step of
-/// stages 5 to 7 reads sdata[tid + 32]) to 1024 (the hardware limit). Stages 6 and 7
+/// stages 6 to 8 reads sdata[tid + 32]) to 1024 (the hardware limit). Stages 7 and 8
 /// compile one kernel for each.
 using Blocks = IntList<64, 128, 256, 512, 1024>;
 
-/// The fewest resident threads per SM a grid-sized stage (7 to 10) runs with: threads x
+/// The fewest resident threads per SM a grid-sized stage (8 to 12) runs with: threads x
 /// blocks_per_sm of its shape. The float tolerance (reduce_reference.hpp) counts on it.
 inline constexpr int kMinThreadsPerSm = 512;
 /// The most resident threads per SM a grid-sized stage runs with: the hardware's limit.
 inline constexpr int kMaxThreadsPerSm = 2048;
 
-/// The stages whose threads per block `--block` sets: 1 to 8 (9 and 10 keep their tuned shape).
-inline constexpr int kLastBlockOptionStage = 8;
+/// The stages whose threads per block `--block` sets: 1 to 10 (11 and 12 keep their tuned shape).
+inline constexpr int kLastBlockOptionStage = 10;
 
 /// Device workspace of the reductions of up to @p capacity elements: two ping-pong buffers
 /// of per-block partial sums, the last-block counter of the single-pass stage (zero between
@@ -77,13 +77,15 @@ using ReduceLaunch = void (*)(const T* in, T* out, std::size_t n, ReduceWorkspac
 template <class T>
 using ReduceStage = Stage<ReduceLaunch<T>>;
 
-/// The chapter's table: stages 1 to 10 in teaching order, then CUB.
+/// The chapter's table: stages 1 to 12 in teaching order, then CUB.
 template <class T>
 const std::vector<ReduceStage<T>>& reduce_stages();
 
 /// The rows, one per file in stages/ (the file named after the stage holds its kernel).
 template <class T>
 ReduceStage<T> interleaved_divergent();
+template <class T>
+ReduceStage<T> interleaved_divergent_mask();
 template <class T>
 ReduceStage<T> interleaved_strided();
 template <class T>
@@ -101,6 +103,8 @@ ReduceStage<T> warp_shuffle();
 template <class T>
 ReduceStage<T> vectorized();
 template <class T>
+ReduceStage<T> large_blocks();
+template <class T>
 ReduceStage<T> single_pass();
 template <class T>
 ReduceStage<T> library_cub_reduce();
@@ -111,10 +115,11 @@ void require_block(const LaunchShape& shape);
 /// (threads x blocks_per_sm) is in [kMinThreadsPerSm, kMaxThreadsPerSm].
 void require_resident_threads(const LaunchShape& shape);
 
-/// The sweep of stages 1 to 6: every block size of Blocks.
+/// The sweep of stages 1 to 7: every block size of Blocks.
 std::vector<LaunchShape> block_sweep();
-/// The sweep of the grid-sized stages 7 to 10: every block size of Blocks with 512, 1024
-/// and 2048 threads per SM (as blocks_per_sm), the block no larger than the threads per SM.
+/// The sweep of the grid-sized stages 8, 9, 11 and 12 (stage 10 keeps stage 9's shape):
+/// every block size of Blocks with 512, 1024 and 2048 threads per SM (as blocks_per_sm), the
+/// block no larger than the threads per SM.
 std::vector<LaunchShape> resident_sweep();
 
 /// @p shape with @p block threads per block (`--block`): a grid-sized shape keeps its

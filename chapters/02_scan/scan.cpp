@@ -7,12 +7,13 @@ template <class Op>
 const std::vector<ScanStage<Op>>& scan_stages() {
   static const std::vector<ScanStage<Op>> table = [] {
     std::vector<ScanStage<Op>> stages = {
-        hillis_steele<Op>(),  // stages/01_hillis_steele.cu
-        blelloch<Op>(),       // stages/02_blelloch.cu
-        rts_vt8<Op>(),        // stages/03_rts_vt8.cu
-        rts_vt7<Op>(),        // stages/04_rts_vt7.cu
-        rts_shuffle<Op>(),    // stages/05_rts_shuffle.cu
-        single_pass<Op>(),    // stages/06_single_pass.cu
+        hillis_steele<Op>(),    // stages/01_hillis_steele.cu
+        blelloch<Op>(),         // stages/02_blelloch.cu
+        blelloch_padded<Op>(),  // stages/03_blelloch_padded.cu
+        rts_vt8<Op>(),          // stages/04_rts_vt8.cu
+        rts_vt7<Op>(),          // stages/05_rts_vt7.cu
+        rts_shuffle<Op>(),      // stages/06_rts_shuffle.cu
+        single_pass<Op>(),      // stages/07_single_pass.cu
     };
     if constexpr (kHasCubRow<Op>) stages.push_back(library_cub_scan<Op>());  // stages/lib_cub_scan.cu
     return numbered<ScanLaunch<Op>>(std::move(stages));

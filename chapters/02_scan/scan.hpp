@@ -26,18 +26,32 @@ namespace stepwise::scan {
 /// What a stage is asked to compute, beyond its buffers and its shape.
 struct ScanOptions {
   ScanKind kind = ScanKind::exclusive;
-  /// Stage 6 only: the look-back's first back-off sleep in ns (0: spin without pause).
+  /// Stages 4-6 only: the thread-order side of every transpose reads and writes shared memory
+  /// one 32-bit word at a time (volatile), as Baxter's talk counts it, instead of the 128-bit
+  /// accesses the compiler emits for VT = 8 (--scalar-transpose).
+  bool scalar_transpose = false;
+  /// Stage 7 only: where VT is a multiple of 4 (and values are 4 bytes), the thread-order side
+  /// of its transposes uses explicit 128-bit accesses, whatever the compiler would choose
+  /// (--vector-transpose); other tiles are unchanged.
+  bool vector_transpose = false;
+  /// Stage 7 only: the look-back's first back-off sleep in ns (0: spin without pause).
   unsigned backoff_ns = 0;
-  /// Stage 6 only: load tile blockIdx.x while the ticket is drawn (reload if the ticket differs).
+  /// Stage 7 only: warp 0 sleeps this long after publishing its tile's aggregate, before the
+  /// first poll of its predecessors' statuses (0: polls at once). The default is CUB's L2
+  /// write latency for 4-byte sums on sm_90 (fixed_delay_constructor_t<648, 1245>): polling
+  /// at once finds the nearest predecessors still without a status, and the early polls
+  /// load the L2 slice those predecessors are writing to.
+  unsigned first_poll_ns = 1245;
+  /// Stage 7 only: load tile blockIdx.x while the ticket is drawn (reload if the ticket differs).
   bool speculative = true;
-  /// Stage 6 only, for the tests: guess tile (blockIdx.x + guess_shift) mod grid; 1 makes
+  /// Stage 7 only, for the tests: guess tile (blockIdx.x + guess_shift) mod grid; 1 makes
   /// every guess wrong, so that every block takes the reload path.
   unsigned guess_shift = 0;
 };
 
-/// The smallest block of items of stages 1-2 (stage 1's 256): sizes their recursion's totals.
+/// The smallest block of items of stages 1-3 (stage 1's 256): sizes their recursion's totals.
 inline constexpr int kMinBlockItems = 256;
-/// Reduce-then-scan grids (stages 3-5) never exceed this many blocks: one total per block.
+/// Reduce-then-scan grids (stages 4-6) never exceed this many blocks: one total per block.
 inline constexpr int kMaxReduceBlocks = 4096;
 /// The smallest tile of any compiled single-pass shape (128 x 7): sizes the tile statuses.
 inline constexpr int kMinSinglePassItems = 128 * 7;
@@ -45,8 +59,8 @@ inline constexpr int kMinSinglePassItems = 128 * 7;
 inline constexpr std::size_t kCubMaxN = INT_MAX;
 
 /// Device scratch for every row at one n and element size: the per-level block totals of
-/// stages 1-2, the per-block totals of stages 3-5, the ticket counter and tile statuses of
-/// stage 6, and the library row's temporary storage. The rows run one at a time and share it.
+/// stages 1-3, the per-block totals of stages 4-6, the ticket counter and tile statuses of
+/// stage 7, and the library row's temporary storage. The rows run one at a time and share it.
 class ScanWorkspace {
  public:
   /// Scratch for up to @p n elements of @p element_bytes, and at least @p library_bytes.
@@ -83,7 +97,7 @@ using ScanStage = Stage<ScanLaunch<Op>>;
 template <class Op>
 inline constexpr bool kHasCubRow = std::is_same_v<Op, WrappingAdd> || std::is_same_v<Op, FloatAdd>;
 
-/// The chapter's table: stages 1 to 6 in teaching order, then CUB (when kHasCubRow<Op>).
+/// The chapter's table: stages 1 to 7 in teaching order, then CUB (when kHasCubRow<Op>).
 /// Instantiated for WrappingAdd, FloatAdd and ComposeAffine.
 template <class Op>
 const std::vector<ScanStage<Op>>& scan_stages();
@@ -94,23 +108,26 @@ ScanStage<Op> hillis_steele();
 /// Stage 2, stages/02_blelloch.cu.
 template <class Op>
 ScanStage<Op> blelloch();
-/// Stage 3, stages/03_rts_vt8.cu.
+/// Stage 3, stages/03_blelloch_padded.cu.
+template <class Op>
+ScanStage<Op> blelloch_padded();
+/// Stage 4, stages/04_rts_vt8.cu.
 template <class Op>
 ScanStage<Op> rts_vt8();
-/// Stage 4, stages/04_rts_vt7.cu.
+/// Stage 5, stages/05_rts_vt7.cu.
 template <class Op>
 ScanStage<Op> rts_vt7();
-/// Stage 5, stages/05_rts_shuffle.cu.
+/// Stage 6, stages/06_rts_shuffle.cu.
 template <class Op>
 ScanStage<Op> rts_shuffle();
-/// Stage 6, stages/06_single_pass.cu.
+/// Stage 7, stages/07_single_pass.cu.
 template <class Op>
 ScanStage<Op> single_pass();
 /// The library row, stages/lib_cub_scan.cu: instantiated for WrappingAdd and FloatAdd only.
 template <class Op>
 ScanStage<Op> library_cub_scan();
 
-/// Sets the shape of the stage whose --sweep lists @p tile (stage 6) to @p tile.
+/// Sets the shape of the stage whose --sweep lists @p tile (stage 7) to @p tile.
 /// @throws std::invalid_argument naming the compiled tiles when no stage of @p stages lists it.
 template <class Launch>
 void set_tile(std::vector<Stage<Launch>>& stages, const LaunchShape& tile) {

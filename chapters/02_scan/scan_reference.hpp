@@ -13,19 +13,20 @@
 /// section 4.2), however the adds are associated. The deepest paths, for n < 2^40:
 /// - stage 1: 8 ladder steps at each of at most 5 levels of 256, and one add-back per
 ///   level below the top: <= 44;
-/// - stage 2: 9 adds to each level's block total, at most 17 through the top level's tree
-///   (18 for an inclusive element), 5 levels of 512 and the add-backs: <= 57;
-/// - stages 3-5 (NT = 128, VT <= 8): 7 in the thread's reduce, 9 in the block scan, one add
+/// - stages 2 and 3 (the same tree): 9 adds to each level's block total, at most 17
+///   through the top level's tree (18 for an inclusive element), 5 levels of 512 and the
+///   add-backs: <= 57;
+/// - stages 4-6 (NT = 128, VT <= 8): 7 in the thread's reduce, 9 in the block scan, one add
 ///   per tile in the upsweep's and the downsweep's running totals (together at most one per
 ///   tile before element i: <= i / 896), 41 in the spine (its block scan, then one carry add
 ///   per round of 128 totals, at most 32 rounds), 1 for the seed and 8 in the thread's
 ///   rescan: <= 67 + i / 896;
-/// - stage 6 (NT <= 256, VT <= 32): 31 in the thread's reduce, 13 in the block scan (5
+/// - stage 7 (NT <= 256 with VT <= 32): 31 in the thread's reduce, 13 in the block scan (5
 ///   shuffle steps, 7 warp totals, 1), 1 for the tile's prefix and 32 in the thread's
-///   rescan: 77 within a tile. A tile passes its predecessor's inclusive prefix on through
-///   at most 7 adds (5 in the look-back's shuffle reduction, 1 folding the window, 1 for its
-///   own inclusive prefix), and tiles hold at least 896 items: <= 77 + 7 * (i / 896),
-///   which is <= 77 + i / 128;
+///   rescan: 77 within a tile (NT = 512 with VT <= 23: 22 + 21 + 1 + 23 = 67). A tile
+///   passes its predecessor's inclusive prefix on through at most 7 adds (5 in the
+///   look-back's shuffle reduction, 1 folding the window, 1 for its own inclusive prefix),
+///   and tiles hold at least 896 items: <= 77 + 7 * (i / 896), which is <= 77 + i / 128;
 /// - CUB: the same look-back; its policies for 4-byte sums (sm_80 to sm_100) use at most
 ///   24 items per thread, 16 warps per block and tiles of at least 1536 items: <= 70 + i / 219.
 /// So d(i) = 80 + i / 128 covers every row, and element i passes when

@@ -185,7 +185,7 @@ TEST_CASE("launchers reject launch shapes and inputs they cannot run") {
     const LaunchShape too_few_per_sm = {256, 0, 1};
     CHECK_THROWS_AS(stage.launch(in.data(), out.data(), 64, workspace, too_few_per_sm, nullptr), std::invalid_argument);
   }
-  for (const ReduceStage<float>& stage : {vectorized<float>(), single_pass<float>()}) {
+  for (const ReduceStage<float>& stage : {vectorized<float>(), large_blocks<float>(), single_pass<float>()}) {
     CAPTURE(stage.name);
     CHECK_THROWS_AS(stage.launch(in.data() + 1, out.data(), 32, workspace, stage.shape, nullptr),
                     std::invalid_argument);

@@ -25,11 +25,20 @@ std::vector<LaunchShape> shapes_of(const ReduceStage<float>& stage) {
 
 }  // namespace
 
-TEST_CASE("the table: ten stages in teaching order, then CUB, the same for both element types") {
-  const std::vector<std::string> names = {
-      "interleaved-divergent", "interleaved-strided", "sequential",   "first-add",  "unroll-last-warp",
-      "complete-unroll",       "multiple-per-thread", "warp-shuffle", "vectorized", "single-pass",
-      "cub::DeviceReduce::Sum"};
+TEST_CASE("the table: twelve stages in teaching order, then CUB, the same for both element types") {
+  const std::vector<std::string> names = {"interleaved-divergent",
+                                          "interleaved-divergent-mask",
+                                          "interleaved-strided",
+                                          "sequential",
+                                          "first-add",
+                                          "unroll-last-warp",
+                                          "complete-unroll",
+                                          "multiple-per-thread",
+                                          "warp-shuffle",
+                                          "vectorized",
+                                          "large-blocks",
+                                          "single-pass",
+                                          "cub::DeviceReduce::Sum"};
   REQUIRE(reduce_stages<float>().size() == names.size());
   REQUIRE(reduce_stages<std::uint32_t>().size() == names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -44,18 +53,35 @@ TEST_CASE("the table: ten stages in teaching order, then CUB, the same for both 
   }
 }
 
-TEST_CASE("default shapes: 256 threads for stages 1-8 (7 and 8 at 2048 per SM), the tuned 1024 x 2 for 9 and 10") {
+TEST_CASE("default shapes: 256 threads for stages 1-10 (8-10 at 2048 per SM), the tuned 1024 x 2 for 11 and 12") {
   const std::vector<ReduceStage<float>>& stages = reduce_stages<float>();
-  for (int i = 0; i < 6; ++i) CHECK(stages[i].shape == LaunchShape{256, 0, 0});
-  CHECK(stages[6].shape == LaunchShape{256, 0, 8});
-  CHECK(stages[7].shape == LaunchShape{256, 0, 8});
-  CHECK(stages[8].shape == LaunchShape{1024, 0, 2});
-  CHECK(stages[9].shape == LaunchShape{1024, 0, 2});
-  CHECK(stages[10].shape.empty());
-  CHECK(stages[10].sweep.empty());
+  for (int i = 0; i < 7; ++i) CHECK(stages[i].shape == LaunchShape{256, 0, 0});
+  for (int i = 7; i < 10; ++i) CHECK(stages[i].shape == LaunchShape{256, 0, 8});
+  CHECK(stages[10].shape == LaunchShape{1024, 0, 2});
+  CHECK(stages[11].shape == LaunchShape{1024, 0, 2});
+  CHECK(stages[12].shape.empty());
+  CHECK(stages[12].sweep.empty());
+  // --block reaches the stages up to the vectorized one at stage 9's shape, not the tuned ones.
+  CHECK(stages[kLastBlockOptionStage - 1].name == "vectorized");
+  CHECK(stages[kLastBlockOptionStage].name == "large-blocks");
 }
 
-TEST_CASE("sweeps: every block size for stages 1-6, and every block size x 512, 1024, 2048 threads per SM for 7-10") {
+TEST_CASE("each stage changes one thing: the same launcher at a new shape, or a new launcher at the same block") {
+  const std::vector<ReduceStage<float>>& stages = reduce_stages<float>();
+  for (std::size_t i = 1; i < stages.size(); ++i) {
+    if (stages[i].kind != RowKind::kernel) continue;
+    CAPTURE(stages[i].name);
+    if (stages[i].launch == stages[i - 1].launch)
+      CHECK(stages[i].shape != stages[i - 1].shape);
+    else  // a new kernel (stage 8's GPU-sized grid is part of its algorithm) at the block size before it
+      CHECK(stages[i].shape.threads == stages[i - 1].shape.threads);
+  }
+  // Stage 11 is stage 10's kernel at the tuned shape.
+  CHECK(static_cast<bool>(stages[10].launch == vectorized<float>().launch));
+  CHECK(stages[10].shape != stages[9].shape);
+}
+
+TEST_CASE("sweeps: every block size for stages 1-7, every block size x 512, 1024, 2048 threads per SM for 8-12") {
   CHECK(block_sweep().size() == 5);
   const std::vector<LaunchShape> resident = resident_sweep();
   CHECK(resident.size() == 3 + 3 + 3 + 3 + 2);  // 1024 threads per block cannot run at 512 per SM
@@ -64,6 +90,10 @@ TEST_CASE("sweeps: every block size for stages 1-6, and every block size x 512, 
   for (const ReduceStage<float>& stage : reduce_stages<float>()) {
     if (stage.kind != RowKind::kernel) continue;
     CAPTURE(stage.name);
+    if (stage.name == "vectorized") {
+      CHECK(stage.sweep.empty());  // stage 9's shape by definition; stage 11 sweeps the same kernel
+      continue;
+    }
     CHECK(stage.sweep == (stage.shape.blocks_per_sm == 0 ? block_sweep() : resident));
   }
 }

@@ -1,10 +1,14 @@
 // CPU tests of chapter 02: the operators and reference scans, the per-thread reduce and scan
 // the kernels run (with the non-commutative operator), the float error bound, the workspace
-// layout, the stage table, and the bank-conflict analysis against the slides' numbers.
+// layout, the stage table, the bank model against the slides' numbers and against the
+// README's Nsight Compute counters, Blelloch's tree, the look-back replay, and --analyze's
+// JSON document.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
 #include <stdexcept>
@@ -14,6 +18,7 @@
 #include "bank_conflicts.hpp"
 #include "data.hpp"
 #include "lookback.hpp"
+#include "lookback_replay.hpp"
 #include "scan.hpp"
 #include "scan_ops.hpp"
 #include "scan_reference.hpp"
@@ -153,7 +158,7 @@ TEST_CASE("float reference and error bound") {
   CHECK(scale[3] == doctest::Approx(80.0 * 3.75));
   CHECK(float_chain_depth(128 * 1000) == doctest::Approx(80.0 + 1000.0));
   CHECK(kFloatTolerance == doctest::Approx(2.0 / 16777216.0));
-  // The deepest chain of any stage (scan_reference.hpp): 77 within a tile of stage 6 at
+  // The deepest chain of any stage (scan_reference.hpp): 77 within a tile of stage 7 at
   // 256 x 32, and 7 adds per earlier tile of at least 896 items.
   for (std::size_t i : {std::size_t{0}, std::size_t{895}, std::size_t{896}, std::size_t{8191}, std::size_t{1} << 30}) {
     CAPTURE(i);
@@ -185,8 +190,8 @@ TEST_CASE("workspace layout: statuses for the smallest tile, separate arrays ali
   CHECK(scan_workspace_bytes(std::size_t{1} << 28, 4) >= ((1u << 20) + (1u << 12) + 16) * 4);
 }
 
-TEST_CASE("the table: stages 1-6 in order, CUB for the sums only, shapes within the workspace's limits") {
-  const std::vector<std::string> names = {"hillis-steele", "blelloch",    "rts-vt8",
+TEST_CASE("the table: stages 1-7 in order, CUB for the sums only, shapes within the workspace's limits") {
+  const std::vector<std::string> names = {"hillis-steele", "blelloch",    "blelloch-padded", "rts-vt8",
                                           "rts-vt7",       "rts-shuffle", "single-pass"};
   const auto check_kernels = [&](const auto& stages) {
     for (std::size_t i = 0; i < names.size(); ++i) {
@@ -196,34 +201,46 @@ TEST_CASE("the table: stages 1-6 in order, CUB for the sums only, shapes within 
       CHECK(stages[i].kind == RowKind::kernel);
       const bool has_launcher = stages[i].launch != nullptr;
       CHECK(has_launcher);
-      if (i != 5) CHECK(stages[i].sweep.empty());  // stages 1-5: their shape is their lesson
+      if (i != 6) CHECK(stages[i].sweep.empty());  // stages 1-6: their shape is their lesson
     }
   };
   check_kernels(scan_stages<WrappingAdd>());
   check_kernels(scan_stages<FloatAdd>());
   check_kernels(scan_stages<ComposeAffine>());
-  CHECK(scan_stages<WrappingAdd>().size() == 7);
+  CHECK(scan_stages<WrappingAdd>().size() == 8);
   CHECK(scan_stages<WrappingAdd>().back().kind == RowKind::library);
   CHECK(scan_stages<WrappingAdd>().back().number == 0);
   CHECK(scan_stages<FloatAdd>().back().name == "cub");
-  CHECK(scan_stages<ComposeAffine>().size() == 6);  // no library scans affine maps
+  CHECK(scan_stages<ComposeAffine>().size() == 7);                                    // no library scans affine maps
+  CHECK(scan_stages<WrappingAdd>()[1].shape == scan_stages<WrappingAdd>()[2].shape);  // 2 and 3: the same tree
 
-  const ScanStage<WrappingAdd> six = single_pass<WrappingAdd>();
-  CHECK(six.shape == LaunchShape{128, 31});
-  CHECK(six.sweep == shape_grid({128, 256}, {7, 8, 11, 12, 15, 16, 23, 24, 31, 32}));
-  for (const LaunchShape& shape : six.sweep) CHECK(shape.threads * shape.items >= kMinSinglePassItems);
-  CHECK(single_pass<FloatAdd>().sweep == six.sweep);
+  const ScanStage<WrappingAdd> seven = single_pass<WrappingAdd>();
+  CHECK(seven.shape == LaunchShape{128, 28});
+  // Every NT x VT of the lists whose tile fits 48 KB of static shared memory: 512 threads up to VT = 23.
+  std::vector<LaunchShape> want = shape_grid({128, 256}, {7, 8, 11, 12, 15, 16, 20, 23, 24, 28, 31, 32});
+  const std::vector<LaunchShape> wide = shape_grid({512}, {7, 8, 11, 12, 15, 16, 20, 23});
+  want.insert(want.begin() + 24, wide.begin(), wide.end());
+  CHECK(seven.sweep == want);
+  CHECK(seven.sweep.size() == 32);
+  for (const LaunchShape& shape : seven.sweep) {
+    CHECK(shape.threads * shape.items >= kMinSinglePassItems);
+    CHECK(shape.threads * shape.items * 4 + 1024 <= 48 * 1024);
+  }
+  CHECK(single_pass<FloatAdd>().sweep == seven.sweep);
   CHECK(single_pass<ComposeAffine>().sweep.empty());
 }
 
-TEST_CASE("set_tile gives stage 6 a compiled tile, and refuses one that is not compiled") {
+TEST_CASE("set_tile gives the single pass a compiled tile, and refuses one that is not compiled") {
   std::vector<ScanStage<WrappingAdd>> stages = scan_stages<WrappingAdd>();
   set_tile(stages, LaunchShape{256, 7});
-  CHECK(stages[5].shape == LaunchShape{256, 7});
+  CHECK(stages[6].shape == LaunchShape{256, 7});
+  set_tile(stages, LaunchShape{512, 23});
+  CHECK(stages[6].shape == LaunchShape{512, 23});
   for (std::size_t i = 0; i < stages.size(); ++i)
-    if (i != 5) CHECK(stages[i].shape == scan_stages<WrappingAdd>()[i].shape);
+    if (i != 6) CHECK(stages[i].shape == scan_stages<WrappingAdd>()[i].shape);
   CHECK_THROWS_AS(set_tile(stages, LaunchShape{128, 9}), std::invalid_argument);
   CHECK_THROWS_AS(set_tile(stages, LaunchShape{64, 7}), std::invalid_argument);
+  CHECK_THROWS_AS(set_tile(stages, LaunchShape{512, 24}), std::invalid_argument);  // 48 KB of items: does not fit
   std::vector<ScanStage<ComposeAffine>> maps = scan_stages<ComposeAffine>();
   CHECK_THROWS_AS(set_tile(maps, LaunchShape{128, 31}), std::invalid_argument);  // no sweep: nothing to set
 }
@@ -274,13 +291,275 @@ TEST_CASE("bank conflicts: a warp's slice starts on bank 0, so the warp-striped 
       }
 }
 
-TEST_CASE("the --analyze table shows VT = 8 and VT = 7 side by side, and rejects bad shapes") {
+// With 128-bit accesses a phase is a quarter-warp: VT = 8 is 2-way, 16 4-way, 24 2-way, 32 8-way.
+static_assert(transpose_cost(128, 8, 4).degree == 2, "VT = 8 with LDS.128: 2-way");
+static_assert(transpose_cost(128, 12, 4).degree == 1, "VT = 12 with LDS.128: conflict-free");
+static_assert(transpose_cost(128, 32, 4).degree == 8, "VT = 32 with LDS.128: 8-way");
+
+TEST_CASE("bank model, wider accesses: the degree is gcd(VT, 32) / w for w-word accesses, w lanes' words per phase") {
+  for (int vt = 1; vt <= 32; ++vt)
+    for (int width : {1, 2, 4}) {
+      if (vt % width != 0) continue;
+      CAPTURE(vt);
+      CAPTURE(width);
+      const TransposeCost cost = transpose_cost(128, vt, width);
+      CHECK(cost.degree == std::max(1, std::gcd(vt, 32) / width));
+      CHECK(cost.instructions == vt / width);
+      CHECK(cost.ideal == vt);  // every word once: w wavefronts per instruction
+      CHECK(cost.wavefronts == (vt / width) * width * cost.degree);
+    }
+  CHECK(aligned_access_words(8) == 4);
+  CHECK(aligned_access_words(12) == 4);
+  CHECK(aligned_access_words(6) == 2);
+  CHECK(aligned_access_words(7) == 1);
+  CHECK(lanes_per_phase(1) == 32);
+  CHECK(lanes_per_phase(2) == 16);
+  CHECK(lanes_per_phase(4) == 8);
+  // Odd VT with 32-bit words, and an odd number of 128-bit vectors (VT = 12, 20, 28): conflict-free.
+  for (int vt : {12, 20, 28}) CHECK(transpose_cost(256, vt, 4).degree == 1);
+  // 64-bit accesses at VT = 2 mod 4: gcd(VT, 32) = 2, so conflict-free.
+  for (int vt : {2, 6, 10, 14, 18, 22, 26, 30}) CHECK(transpose_cost(128, vt, 2).degree == 1);
+}
+
+TEST_CASE("bank model: one warp access, phase by phase") {
+  int words[32] = {};
+  for (int lane = 0; lane < 32; ++lane) words[lane] = lane * 8;  // VT = 8, step 0
+  AccessCost scalar = warp_access_cost(words, 1);
+  CHECK(scalar.degree == 8);
+  CHECK(scalar.wavefronts == 8);
+  CHECK(scalar.ideal == 1);
+  AccessCost vector = warp_access_cost(words, 4);
+  CHECK(vector.degree == 2);  // lanes l and l + 4 of each quarter-warp: banks 0-3, 8-11, 16-19, 24-27
+  CHECK(vector.wavefronts == 8);
+  CHECK(vector.ideal == 4);
+  CHECK(bank_load(words, 4, kAllLanes, 0, 0) == 2);
+  CHECK(bank_load(words, 1, kAllLanes, 0, 0) == 8);
+  for (int lane = 0; lane < 32; ++lane) words[lane] = 7;  // every lane reads one word: a broadcast
+  CHECK(warp_access_cost(words, 1).wavefronts == 1);
+  CHECK(warp_access_cost(words, 1, 0u).wavefronts == 0);          // no active lane: no access
+  for (int lane = 0; lane < 32; ++lane) words[lane] = lane * 32;  // one bank, 32 words
+  CHECK(warp_access_cost(words, 1).degree == 32);
+  CHECK(warp_access_cost(words, 1, 0x0000ffffu).degree == 16);  // half the lanes active
+}
+
+namespace {
+
+/// Shared-memory load wavefronts of one warp in LadderBlockScan<128>::exclusive_scan (scan.cuh),
+/// replayed with the bank model: per step, every lane reads buffers[current][t], the lanes with
+/// t >= offset read buffers[current][t - offset]; at the end every lane reads the aggregate
+/// buffers[current][NT - 1] (a broadcast) and lanes t >= 1 read buffers[current][t - 1].
+int ladder_load_wavefronts(int nt, int warp) {
+  int total = 0;
+  int current = 0;
+  int own[32] = {};
+  int left[32] = {};
+  for (int offset = 1; offset < nt; offset *= 2) {
+    unsigned reading = 0;
+    for (int lane = 0; lane < 32; ++lane) {
+      const int t = warp * 32 + lane;
+      own[lane] = current * nt + t;
+      left[lane] = current * nt + t - offset;
+      if (t >= offset) reading |= 1u << lane;
+    }
+    total += warp_access_cost(own, 1).wavefronts + warp_access_cost(left, 1, reading).wavefronts;
+    current ^= 1;
+  }
+  unsigned after_first = 0;
+  for (int lane = 0; lane < 32; ++lane) {
+    const int t = warp * 32 + lane;
+    own[lane] = current * nt + nt - 1;
+    left[lane] = current * nt + t - 1;
+    if (t >= 1) after_first |= 1u << lane;
+  }
+  return total + warp_access_cost(own, 1).wavefronts + warp_access_cost(left, 1, after_first).wavefronts;
+}
+
+}  // namespace
+
+// The README's Nsight Compute counters (n = 16Mi int32, first launch of each kernel of the
+// reduce-then-scan stages, 128 x 8 and 128 x 7 tiles; the compiler reads and writes the
+// thread-order side of VT = 8 with LDS.128 / STS.128, VT = 7 with LDS / STS).
+TEST_CASE("bank model against the README's counters: 2-way 128-bit accesses, not 8-way 32-bit ones") {
+  constexpr long long n = 1LL << 24;
+  const long long tiles_vt8 = n / (128 * 8);                  // 16,384
+  const long long tiles_vt7 = (n + 128 * 7 - 1) / (128 * 7);  // 18,725
+  // scan_tiles, st conflicts: the thread-order stores of VT = 8. Measured: 524,288.
+  CHECK(tiles_vt8 * transpose_conflicts_per_tile(128, 8, 4) == 524288);
+  // The talk's model would have predicted 3,670,016: 7 extra wavefronts per step, 8 steps, 4 warps.
+  CHECK(tiles_vt8 * transpose_conflicts_per_tile(128, 8, 1) == 3670016);
+  // VT = 7: none (measured: 0 st, 3 ld).
+  CHECK(transpose_conflicts_per_tile(128, 7, 1) == 0);
+  // scan_tiles, shared-load wavefronts: per warp and tile, the thread-order read (LDS.128 or
+  // LDS), the strided read of the store (VT one-wavefront LDS) and the ladder's loads.
+  long long ladder = 0;
+  for (int warp = 0; warp < 4; ++warp) ladder += ladder_load_wavefronts(128, warp);
+  CHECK(ladder == 61);  // 15.25 per warp: warp 0 skips the two widest steps, warp 1 the widest
+  const long long per_tile_vt8 = 4 * (transpose_cost(128, 8, 4).wavefronts + 8) + ladder;
+  const long long per_tile_vt7 = 4 * (transpose_cost(128, 7, 1).wavefronts + 7) + ladder;
+  const double measured_vt8 = 2572303.0;  // the README's table
+  const double measured_vt7 = 2190816.0;
+  CHECK(tiles_vt8 * per_tile_vt8 == 2572288);
+  CHECK(tiles_vt7 * per_tile_vt7 == 2190825);  // the last tile is partial: it skips a few of the store's reads
+  CHECK(std::abs(static_cast<double>(tiles_vt8 * per_tile_vt8) - measured_vt8) / measured_vt8 < 1e-5);
+  CHECK(std::abs(static_cast<double>(tiles_vt7 * per_tile_vt7) - measured_vt7) / measured_vt7 < 1e-5);
+  // With 32-bit accesses VT = 8 would have taken 5.7 M: the counter rules the 8-way model out.
+  CHECK(tiles_vt8 * (4 * (transpose_cost(128, 8, 1).wavefronts + 8) + ladder) == 5718016);
+}
+
+TEST_CASE("Blelloch's tree: up to 16-way conflicts unpadded, none with one padding word per 32 nodes") {
+  constexpr int nt = tree::kThreads;
+  CHECK(tree_levels(nt) == 9);
+  const int unpadded_degrees[18] = {2, 4, 8, 16, 16, 8, 4, 2, 1, 1, 2, 4, 8, 16, 16, 8, 4, 2};
+  int wavefronts = 0;
+  int padded_wavefronts = 0;
+  for (int k = 0; k < 18; ++k) {
+    CAPTURE(k);
+    const TreeLevel plain = tree_level_in_order(nt, k, false);
+    const TreeLevel padded = tree_level_in_order(nt, k, true);
+    CHECK(plain.down == (k >= 9));
+    CHECK(plain.stride * plain.active == nt);  // the level of stride s: nt / s threads at work
+    CHECK(plain.degree == unpadded_degrees[k]);
+    CHECK(padded.degree == 1);
+    CHECK(padded.wavefronts == padded.ideal);
+    wavefronts += plain.wavefronts;
+    padded_wavefronts += padded.wavefronts;
+  }
+  CHECK(tree_level_in_order(nt, 0, false).stride == 1);
+  CHECK(tree_level_in_order(nt, 8, false).stride == 256);
+  CHECK(tree_level_in_order(nt, 9, false).stride == 256);
+  CHECK(tree_level_in_order(nt, 17, false).stride == 1);
+  CHECK(wavefronts == 665);
+  CHECK(padded_wavefronts == 140);
+  // What Nsight Compute counts per block: with 32-bit accesses, and with the stride-1 pairs as
+  // the LDS.64 / STS.64 nvcc emits for the unpadded tree; padded, nothing.
+  CHECK(tree_conflicts_per_block(nt, false, false).loads == 300);
+  CHECK(tree_conflicts_per_block(nt, false, false).stores == 225);
+  CHECK(tree_conflicts_per_block(nt, false, true).loads == 268);
+  CHECK(tree_conflicts_per_block(nt, false, true).stores == 209);
+  CHECK(tree_conflicts_per_block(nt, true, false).loads == 0);
+  CHECK(tree_conflicts_per_block(nt, true, true).stores == 0);
+  // The maps: the root of the whole tree is node 511; padding adds i / 32.
+  CHECK(tree::right_child(256, 0) == 511);
+  CHECK(tree::left_child(256, 0) == 255);
+  CHECK(tree::node_slot(511, true) == 526);
+  CHECK(tree::tree_words(512, true) == 527);
+  CHECK(tree::tree_words(512, false) == 512);
+  // Padded slots stay distinct, so the tree never overwrites a node with another.
+  std::set<int> slots;
+  for (int i = 0; i < 512; ++i) slots.insert(tree::node_slot(i, true));
+  CHECK(slots.size() == 512);
+}
+
+TEST_CASE("look-back replay: the diagram's example spins once, folds a window, and stops at tile 40's prefix") {
+  const LookbackReplay replay = lookback_example();
+  CHECK(replay.tile == 80);
+  REQUIRE(replay.windows.size() == 2);
+  const LookbackWindow& first = replay.windows[0];
+  CHECK(first.window_end == 80);
+  REQUIRE(first.polls.size() == 2);
+  for (int lane : {1, 4, 8}) CHECK(first.polls[0][static_cast<std::size_t>(lane)] == TileState::invalid);  // 78, 75, 71
+  CHECK(first.polls[0][0] == TileState::aggregate);
+  for (TileState state : first.polls[1]) CHECK(state == TileState::aggregate);
+  CHECK(first.nearest_inclusive == -1);
+  CHECK(first.folded_lanes == 32);
+  CHECK(first.window_value == 32);
+  CHECK(first.prefix == 32);
+  const LookbackWindow& second = replay.windows[1];
+  CHECK(second.window_end == 48);
+  CHECK(second.polls.size() == 1);
+  CHECK(second.nearest_inclusive == 7);  // tile 40
+  CHECK(second.folded_lanes == 8);
+  CHECK(second.window_value == 41 + 7);
+  CHECK(replay.exclusive_prefix == 80);
+  CHECK(state_letter(TileState::invalid) == 'X');
+  CHECK(state_letter(TileState::aggregate) == 'A');
+  CHECK(state_letter(TileState::inclusive) == 'P');
+}
+
+TEST_CASE("look-back replay: any mix of published statuses gives the reduction of every earlier tile") {
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  const std::vector<std::int32_t> aggregates = random_ints(300, seed, -1000, 1000);
+  const std::vector<std::int32_t> coins = random_ints(300, splitmix64(seed), 0, 9);
+  std::vector<std::int32_t> inclusive(aggregates.size());
+  sequential_scan<WrappingAdd>(aggregates.data(), inclusive.data(), aggregates.size(), ScanKind::inclusive);
+  // Tile k publishes its inclusive prefix with probability 1/10 (tile 0 always does), else
+  // its aggregate, after a delay of 0-2 polls.
+  const StatusAt status = [&](long long tile, int poll) {
+    const auto k = static_cast<std::size_t>(tile);
+    if (poll < coins[k] % 3) return TileStatus{TileState::invalid, 0};
+    if (k == 0 || coins[k] == 0) return TileStatus{TileState::inclusive, inclusive[k]};
+    return TileStatus{TileState::aggregate, aggregates[k]};
+  };
+  for (long long tile : {1LL, 2LL, 31LL, 32LL, 33LL, 64LL, 65LL, 150LL, 299LL}) {
+    CAPTURE(tile);
+    CHECK(replay_look_back(tile, status).exclusive_prefix == inclusive[static_cast<std::size_t>(tile - 1)]);
+  }
+  CHECK_THROWS_AS(replay_look_back(5, [](long long, int) { return TileStatus{}; }), std::invalid_argument);
+}
+
+TEST_CASE("the --analyze table shows VT = 8 and VT = 7 side by side with both access widths, and the tree") {
   const std::string table = bank_conflict_table(128, {8, 7});
-  CHECK(table.find("VT =  8: 8-way conflicts, 64 wavefronts") != std::string::npos);
-  CHECK(table.find("VT =  7: conflict-free, 7 wavefronts") != std::string::npos);
+  CHECK(table.find("VT =  8: 8-way conflicts, 64 wavefronts for 8 reads") != std::string::npos);
+  CHECK(table.find("VT =  7: conflict-free, 7 wavefronts for 7 reads") != std::string::npos);
+  CHECK(table.find("VT =  8: 128-bit (LDS.128, 8 lanes per phase): 2-way conflicts, 16 wavefronts for 2 reads") !=
+        std::string::npos);
+  CHECK(table.find("VT =  7: 32-bit only") != std::string::npos);
+  CHECK(table.find("VT =  8: 224 with 32-bit accesses, 32 with 128-bit") != std::string::npos);
   CHECK(table.find("| VT=8  | VT=7") != std::string::npos);
+  CHECK(table.find("665 wavefronts unpadded, 140 padded") != std::string::npos);
   CHECK_THROWS_AS(bank_conflict_table(100, {8}), std::invalid_argument);
   CHECK_THROWS_AS(bank_conflict_table(128, {}), std::invalid_argument);
   CHECK_THROWS_AS(bank_conflict_table(128, {0}), std::invalid_argument);
   CHECK_THROWS_AS(bank_conflict_table(2048, {7}), std::invalid_argument);
+}
+
+TEST_CASE("the --analyze JSON document holds what the diagrams draw") {
+  const nlohmann::json document = nlohmann::json::parse(analysis_json(128, {8, 7}));
+  CHECK(document["analysis"] == "scan-transpose");
+  CHECK(document["nt"] == 128);
+  const nlohmann::json& vt8 = document["transposes"][0];
+  CHECK(vt8["vt"] == 8);
+  CHECK(vt8["aligned_bits"] == 128);
+  REQUIRE(vt8["accesses"].size() == 2);
+  const nlohmann::json& scalar = vt8["accesses"][0];
+  CHECK(scalar["bits"] == 32);
+  CHECK(scalar["degree"] == 8);
+  CHECK(scalar["instructions"] == 8);
+  CHECK(scalar["banks"].size() == 8);
+  CHECK(scalar["banks"][0][4] == 0);  // lane 4 is back in bank 0
+  CHECK(scalar["banks"][3][1] == 11);
+  CHECK(scalar["ways"][0][0] == 8);
+  const nlohmann::json& vector = vt8["accesses"][1];
+  CHECK(vector["bits"] == 128);
+  CHECK(vector["lanes_per_phase"] == 8);
+  CHECK(vector["degree"] == 2);
+  CHECK(vector["banks"].size() == 2);
+  CHECK(vector["banks"][1][1] == 12);  // lane 1 reads words 12-15 with its second LDS.128
+  CHECK(vector["ways"][0][0] == 2);
+  CHECK(vector["conflicts_per_tile"] == 32);
+  const nlohmann::json& vt7 = document["transposes"][1];
+  CHECK(vt7["accesses"].size() == 1);
+  CHECK(vt7["accesses"][0]["degree"] == 1);
+  for (const auto& row : vt7["accesses"][0]["ways"])
+    for (const auto& way : row) CHECK(way == 1);
+  const nlohmann::json& example = document["example_tile"];
+  CHECK(example["nt"] == 8);
+  CHECK(example["vt"] == 8);
+  CHECK(example["strided"][1][2] == 17);       // thread 1, step 2: item 2 * 8 + 1
+  CHECK(example["thread_order"][1][2] == 10);  // thread 1, step 2: item 1 * 8 + 2
+  CHECK(document["tree"]["levels"].size() == 18);
+  CHECK(document["tree"]["levels"][3]["degree"] == 16);
+  CHECK(document["tree"]["padded_wavefronts"] == 140);
+  CHECK(document["tree"]["barriers"] == 19);
+  const nlohmann::json& lookback = document["lookback"];
+  CHECK(lookback["tile"] == 80);
+  CHECK(lookback["exclusive_prefix"] == 80);
+  CHECK(lookback["inclusive_prefix"] == 81);
+  CHECK(lookback["windows"].size() == 2);
+  CHECK(lookback["windows"][0]["polls"][0][1] == "X");
+  CHECK(lookback["windows"][0]["tiles"][0] == 79);
+  CHECK(lookback["windows"][0]["nearest_inclusive"].is_null());
+  CHECK(lookback["windows"][1]["nearest_inclusive"] == 7);
+  CHECK_THROWS_AS(analysis_json(128, {33}), std::invalid_argument);
 }

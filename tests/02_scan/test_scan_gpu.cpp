@@ -2,9 +2,10 @@
 // affine maps), both scan kinds, at the sizes where block and tile boundaries live (derived
 // from each row's shape), outputs poisoned first and nothing written outside any buffer; in
 // place; every shape a stage's --sweep lists, at its tile edges, with and without the
-// speculative load; the single pass repeated to catch look-back races. The CUB row runs as
-// the chapter runs it: from the table, in make_workspace's workspace. A new stage is tested
-// with no edit here.
+// speculative load, and with explicit 128-bit transposes; every row with 32-bit transposes;
+// the single pass repeated to catch look-back races, also with a delayed first poll and a
+// back-off. The CUB row runs as the chapter runs it: from the table, in make_workspace's
+// workspace. A new stage is tested with no edit here.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "data.hpp"
@@ -34,6 +36,14 @@ ScanOptions options_of(ScanKind kind, bool speculative = true) {
   options.kind = kind;
   options.speculative = speculative;
   return options;
+}
+
+/// The options' switches, for the failure messages.
+std::string switches(const ScanOptions& options) {
+  return std::string(options.speculative ? "speculative" : "ticket-first") +
+         (options.scalar_transpose ? " scalar-transpose" : "") + (options.vector_transpose ? " vector-transpose" : "") +
+         (options.first_poll_ns != 0 ? " first-poll-ns " + std::to_string(options.first_poll_ns) : "") +
+         (options.backoff_ns != 0 ? " backoff-ns " + std::to_string(options.backoff_ns) : "");
 }
 
 /// One input with its references (both kinds), built once and checked against many rows.
@@ -75,7 +85,7 @@ void check_row(const ScanStage<Op>& stage, const LaunchShape& shape, const ScanO
   CAPTURE(stage.name);
   CAPTURE(describe(shape));
   CAPTURE(to_string(options.kind));
-  CAPTURE(options.speculative);
+  CAPTURE(switches(options));
   CAPTURE(in_place);
   CAPTURE(n);
   CAPTURE(scan_case.seed);
@@ -95,7 +105,7 @@ std::size_t tile_items(const LaunchShape& shape) {
 }
 
 /// 1, 2, 31, 32, 33, 2^20+1, 2^24+3, and for the tile NV of every row's shape NV-1, NV,
-/// NV+1, the same around 2*NV (stage 2's block holds two items per thread), and 3*NV+5.
+/// NV+1, the same around 2*NV (stages 2-3 hold two items per thread), and 3*NV+5.
 template <class Op>
 std::vector<std::size_t> edge_sizes() {
   std::set<std::size_t> sizes = {1, 2, 31, 32, 33, (std::size_t{1} << 20) + 1, (std::size_t{1} << 24) + 3};
@@ -161,14 +171,54 @@ TEST_CASE_TEMPLATE("every shape of every --sweep scans correctly at its tile edg
     }
 }
 
+TEST_CASE_TEMPLATE("every row scans with 32-bit transposes (--scalar-transpose) at its tile edges", Op, WrappingAdd,
+                   FloatAdd, ComposeAffine) {
+  std::set<std::size_t> sizes = {1, 33, (std::size_t{1} << 20) + 1};
+  for (const ScanStage<Op>& stage : scan_stages<Op>()) {
+    if (stage.shape.items == 0) continue;  // no register tile, no transpose
+    const std::size_t nv = tile_items(stage.shape);
+    sizes.insert({nv - 1, nv, nv + 1, 3 * nv + 5});
+  }
+  for (std::size_t n : sizes) {
+    const ScanCase<Op> scan_case(n, fresh_seed());
+    Buffers<Op> buffers(scan_case);
+    for (const ScanStage<Op>& stage : scan_stages<Op>())
+      for (ScanKind kind : kKinds) {
+        ScanOptions options = options_of(kind);
+        options.scalar_transpose = true;
+        check_row(stage, stage.shape, options, scan_case, buffers);
+      }
+  }
+}
+
+TEST_CASE_TEMPLATE("every --sweep shape with VT % 4 == 0 scans with explicit 128-bit transposes, in place too", Op,
+                   WrappingAdd, FloatAdd) {
+  for (const ScanStage<Op>& stage : scan_stages<Op>())
+    for (const LaunchShape& shape : stage.sweep) {
+      if (shape.items % 4 != 0) continue;  // --vector-transpose changes nothing there
+      const std::size_t nv = tile_items(shape);
+      for (std::size_t n : {nv - 1, nv + 1, 3 * nv + 5}) {
+        const ScanCase<Op> scan_case(n, fresh_seed());
+        Buffers<Op> buffers(scan_case);
+        for (ScanKind kind : kKinds) {
+          ScanOptions options = options_of(kind);
+          options.vector_transpose = true;
+          check_row(stage, shape, options, scan_case, buffers);
+          check_row(stage, shape, options, scan_case, buffers, true);
+        }
+      }
+    }
+}
+
 // Thousands of tiles, scanned 50 times each: any hole in the look-back protocol (a flag
 // seen before its value, a stale ticket or status, a wrong window) shows up as a wrong
 // element in some run. int32 exercises the packed status word, affine maps the separate
 // flag with release/acquire; the int32 runs also take every block through the reload of a
-// wrong guess (guess_shift = 1) and through the ticket-first order.
+// wrong guess (guess_shift = 1), through the ticket-first order, through a first poll at once
+// (no delay: the look-back's most contended order) and through another delay with a back-off.
 TEST_CASE("single pass survives 50 repetitions with thousands of tiles (look-back races)") {
   constexpr int kRepetitions = 50;
-  const std::size_t n = (std::size_t{1} << 23) + 7;  // 2115 tiles of 128x31 (the default), 9363 of 128x7
+  const std::size_t n = (std::size_t{1} << 23) + 7;  // 2341 tiles of 128x28 (the default), 9363 of 128x7
   const ScanCase<WrappingAdd> ints(n, fresh_seed());
   const ScanCase<ComposeAffine> maps(n, fresh_seed());
   Buffers<WrappingAdd> int_buffers(ints);
@@ -180,11 +230,21 @@ TEST_CASE("single pass survives 50 repetitions with thousands of tiles (look-bac
     const ScanKind kind = kKinds[repetition % 2];
     ScanOptions wrong_guess = options_of(kind);
     wrong_guess.guess_shift = 1;
+    ScanOptions at_once = options_of(kind);
+    at_once.first_poll_ns = 0;
+    ScanOptions delayed = options_of(kind);
+    delayed.first_poll_ns = 1000;
+    delayed.backoff_ns = 100;
     check_row(int_stage, int_stage.shape, options_of(kind), ints, int_buffers);
     check_row(int_stage, LaunchShape{128, 7}, options_of(kind), ints, int_buffers);
     check_row(int_stage, int_stage.shape, wrong_guess, ints, int_buffers);
     check_row(int_stage, int_stage.shape, options_of(kind, false), ints, int_buffers);
+    check_row(int_stage, int_stage.shape, at_once, ints, int_buffers);
+    check_row(int_stage, LaunchShape{128, 7}, at_once, ints, int_buffers);
+    check_row(int_stage, int_stage.shape, delayed, ints, int_buffers);
+    check_row(int_stage, LaunchShape{512, 23}, delayed, ints, int_buffers);
     check_row(map_stage, map_stage.shape, options_of(kind), maps, map_buffers);
+    check_row(map_stage, map_stage.shape, at_once, maps, map_buffers);
   }
 }
 

@@ -62,3 +62,11 @@ def svg_texts(path: str) -> list:
     if root.tag != "{http://www.w3.org/2000/svg}svg":
         raise AssertionError(f"{path}: the root element is {root.tag}, not svg")
     return [element.text.strip() for element in root.iter() if element.tag is ElementTree.Comment]
+
+
+def chapter_binary(name):
+    """The executable `name` of the build tree under test: STEPWISE_BIN_DIR (CTest sets it to the
+    tree's bin/), else build/bin of the repository; None when it is not built there."""
+    folder = os.environ.get("STEPWISE_BIN_DIR") or os.path.join(ROOT, "build", "bin")
+    path = os.path.join(folder, name)
+    return path if os.access(path, os.X_OK) else None

@@ -14,9 +14,15 @@ if [ "$mode" = gpu ]; then
   "$bin/chapter_00_bandwidth" --n 2^27 --sweep --reps 5 --warmup 1 --format json --output "$reports/sweep.json"
   "$bin/chapter_00_bandwidth" --latency > "$reports/latency.txt"
   "$bin/tour" --chapter 00 --sizes 2^16..2^28 --reps 10 --reports "$reports" > /dev/null
-  ncu --clock-control none --metrics dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,gpu__time_duration.sum \
-    -k regex:copy_ --csv "$bin/chapter_00_bandwidth" --n 2^26 --reps 1 --warmup 0 --stage 1 --stage 2 --stage 3 \
-    --stage 4 --stage 5 --stage 6 --stage 7 > "$reports/ncu.csv" 2> /dev/null
+  # The counters of each stage's first launch at 2^26 (one ncu run per stage: ncu.csv holds them all).
+  metrics=dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active
+  metrics+=,smsp__inst_executed.sum,gpu__time_duration.sum
+  : > "$reports/ncu.csv"
+  for stage in 1 2 3 4 5 6 7; do
+    ncu --clock-control none --metrics "$metrics" -k regex:copy_ -c 1 --csv \
+      "$bin/chapter_00_bandwidth" --n 2^26 --reps 1 --warmup 0 --stage $stage 2> /dev/null |
+      grep '^"' | { if [ -s "$reports/ncu.csv" ]; then grep -v '^"ID"'; else cat; fi; } >> "$reports/ncu.csv"
+  done
 elif [ "$mode" = plot ]; then
   reports=${2:-build/reports/00}
   tools/plot staircase "$reports/table.json" -o "$figures/00_staircase.svg"

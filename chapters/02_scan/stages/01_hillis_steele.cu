@@ -1,11 +1,12 @@
 // Stage 1, Hillis–Steele: the textbook parallel scan, one element per thread.
 //
 // Each block of 256 threads scans 256 consecutive elements with the Hillis–Steele ladder in
-// shared memory: log2(256) = 8 steps, a barrier after each, and 256 x 8 operations for 256
-// elements (O(n log n) work). The block totals are scanned by the same kernel, recursively,
-// and added back (scan_then_propagate in scan.cuh): every element is read and written twice,
-// 4n traffic. This is the baseline the later stages are measured against; the README's
-// tables show where its time goes.
+// shared memory: log2(256) = 8 steps, a barrier after each, and at step d every thread
+// t >= 2^d adds: 1,793 operations for 256 elements (O(n log n) work, but 88 % of the
+// thread-steps busy). The block totals are scanned by the same kernel, recursively, and added
+// back (scan_then_propagate in scan.cuh): every element is read and written twice, 4n
+// traffic. This is the baseline the later stages are measured against; the README's tables
+// show where its time goes.
 #include "scan.cuh"
 #include "scan.hpp"
 

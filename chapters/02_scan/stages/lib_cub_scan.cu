@@ -1,6 +1,6 @@
 // The library row: cub::DeviceScan::ExclusiveSum or InclusiveSum (as --scan), on the same
 // buffers, through the same timing and checks as the stages. CUB's scan is the single pass
-// with decoupled look-back of stage 6, tuned per GPU architecture. Sums only: the table has
+// with decoupled look-back of stage 7, tuned per GPU architecture. Sums only: the table has
 // this row for WrappingAdd and FloatAdd (int32 is scanned as uint32: the same bits, with
 // defined wrap-around).
 #include <cub/device/device_scan.cuh>

@@ -1,6 +1,6 @@
-// Stage 6, completely unrolled (Harris's kernel 6).
+// Stage 7, completely unrolled (Harris's kernel 6).
 //
-// Changed from stage 5: the block size is a template parameter, so the tree is
+// Changed from stage 6: the block size is a template parameter, so the tree is
 // straight-line code (tree_reduce_unrolled, reduction.cuh): no loop counter, no loop
 // branch, and the steps a smaller block does not have removed at compile time. The
 // launcher picks one of five instantiations, one per block size of Blocks, at run time.
@@ -10,7 +10,7 @@ namespace stepwise::reduction {
 namespace {
 
 template <unsigned BLOCK, class T>
-__global__ void reduce6_complete_unroll(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
+__global__ void reduce7_complete_unroll(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
   __shared__ T sdata[BLOCK];
   const unsigned tid = threadIdx.x;
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * (BLOCK * 2) + threadIdx.x;
@@ -30,7 +30,7 @@ void launch(const T* in, T* out, std::size_t n, ReduceWorkspace<T>& workspace, c
   if (n == 0) return write_identity(out, stream);
   dispatch(shape.threads, Blocks{}, "threads per block", [&](auto block) {
     constexpr unsigned kBlock = decltype(block)::value;
-    reduce_in_passes<T>(reduce6_complete_unroll<kBlock, T>, 2 * kBlock, 0, in, out, n, workspace, kBlock, stream);
+    reduce_in_passes<T>(reduce7_complete_unroll<kBlock, T>, 2 * kBlock, 0, in, out, n, workspace, kBlock, stream);
   });
 }
 

@@ -1,6 +1,6 @@
-// Stage 5, unroll the last warp (Harris's kernel 5).
+// Stage 6, unroll the last warp (Harris's kernel 5).
 //
-// Changed from stage 4: the loop stops at s = 64; the last six steps run in warp 0 through
+// Changed from stage 5: the loop stops at s = 64; the last six steps run in warp 0 through
 // warp_reduce_shared (reduction.cuh), with no __syncthreads and no `if (tid < s)` test per
 // step. The other warps are done after the loop and leave the SM's issue slots to the last
 // one. The slides' version of those six steps relied on a warp's lanes running in lockstep,
@@ -12,7 +12,7 @@ namespace stepwise::reduction {
 namespace {
 
 template <class T>
-__global__ void reduce5_unroll_last_warp(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
+__global__ void reduce6_unroll_last_warp(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
   T* sdata = dynamic_shared<T>();
   const unsigned tid = threadIdx.x;
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * (blockDim.x * 2) + threadIdx.x;
@@ -34,7 +34,7 @@ void launch(const T* in, T* out, std::size_t n, ReduceWorkspace<T>& workspace, c
   require_block(shape);
   workspace.require_capacity(n);
   if (n == 0) return write_identity(out, stream);
-  reduce_in_passes<T>(reduce5_unroll_last_warp<T>, 2 * shape.threads, shape.threads * sizeof(T), in, out, n, workspace,
+  reduce_in_passes<T>(reduce6_unroll_last_warp<T>, 2 * shape.threads, shape.threads * sizeof(T), in, out, n, workspace,
                       shape.threads, stream);
 }
 

@@ -1,11 +1,13 @@
-// Stage 2, interleaved addressing with a strided index (Harris's kernel 2).
+// Stage 3, interleaved addressing with a strided index (Harris's kernel 2).
 //
-// Changed from stage 1: thread tid works on index 2*s*tid, so the adding threads are the
-// first blockDim.x / (2s): whole warps add or idle, no divergence while at least 32 threads
-// work, and no warp issues a step it has nothing to do in. New problem: lane after lane the
-// words are 2s apart, so 2s lanes of a warp hit the same shared-memory bank (2-way
-// conflicts at s = 1, 4-way at s = 2, ...) and the access is replayed. The README shows
-// both, from --analyze and from Nsight Compute.
+// Changed from stage 2 (which already tests with a mask, no `%`): thread tid works on index
+// 2*s*tid, so the adding threads are the first blockDim.x / (2s): whole warps add or idle,
+// no divergence while at least 32 threads work, and a warp with nothing to add sends no
+// load or store to shared memory (the add is predicated: every warp still steps through the
+// loop and its barrier). New problem: lane after lane the words are 2s apart, so 2s lanes
+// of a warp hit the same shared-memory bank (2-way conflicts at s = 1, 4-way at s = 2, ...)
+// and the access is replayed. The README shows both, from --analyze and from Nsight
+// Compute.
 #include "addressing.hpp"
 #include "reduction.cuh"
 
@@ -13,7 +15,7 @@ namespace stepwise::reduction {
 namespace {
 
 template <class T>
-__global__ void reduce2_interleaved_strided(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
+__global__ void reduce3_interleaved_strided(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
   T* sdata = dynamic_shared<T>();
   const unsigned tid = threadIdx.x;
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -34,7 +36,7 @@ void launch(const T* in, T* out, std::size_t n, ReduceWorkspace<T>& workspace, c
   require_block(shape);
   workspace.require_capacity(n);
   if (n == 0) return write_identity(out, stream);
-  reduce_in_passes<T>(reduce2_interleaved_strided<T>, shape.threads, shape.threads * sizeof(T), in, out, n, workspace,
+  reduce_in_passes<T>(reduce3_interleaved_strided<T>, shape.threads, shape.threads * sizeof(T), in, out, n, workspace,
                       shape.threads, stream);
 }
 

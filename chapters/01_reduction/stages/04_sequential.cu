@@ -1,9 +1,9 @@
-// Stage 3, sequential addressing (Harris's kernel 3).
+// Stage 4, sequential addressing (Harris's kernel 3).
 //
-// Changed from stage 2: the stride starts at blockDim.x / 2 and halves, and thread tid adds
+// Changed from stage 3: the stride starts at blockDim.x / 2 and halves, and thread tid adds
 // sdata[tid + s]. A warp reads 32 consecutive words, one per bank: conflict free, and the
 // adding threads are still the first s. Left: half the threads idle from the first step
-// on, and a __syncthreads per step even when only one warp is working (stages 4 and 5).
+// on, and a __syncthreads per step even when only one warp is working (stages 5 and 6).
 #include "addressing.hpp"
 #include "reduction.cuh"
 
@@ -11,7 +11,7 @@ namespace stepwise::reduction {
 namespace {
 
 template <class T>
-__global__ void reduce3_sequential(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
+__global__ void reduce4_sequential(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
   T* sdata = dynamic_shared<T>();
   const unsigned tid = threadIdx.x;
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -32,7 +32,7 @@ void launch(const T* in, T* out, std::size_t n, ReduceWorkspace<T>& workspace, c
   require_block(shape);
   workspace.require_capacity(n);
   if (n == 0) return write_identity(out, stream);
-  reduce_in_passes<T>(reduce3_sequential<T>, shape.threads, shape.threads * sizeof(T), in, out, n, workspace,
+  reduce_in_passes<T>(reduce4_sequential<T>, shape.threads, shape.threads * sizeof(T), in, out, n, workspace,
                       shape.threads, stream);
 }
 

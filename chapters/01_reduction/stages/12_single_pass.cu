@@ -1,6 +1,6 @@
-// Stage 10, single pass: the last block to finish sums the block partials.
+// Stage 12, single pass: the last block to finish sums the block partials.
 //
-// Changed from stage 9: one launch instead of two. Each block writes its partial, then
+// Changed from stage 11: one launch instead of two. Each block writes its partial, then
 // thread 0 makes it visible device-wide (__threadfence) and takes a ticket from an atomic
 // counter; the block that draws the last ticket knows every partial is written, sums them
 // in a fixed order (so float results do not depend on which block was last) and resets the
@@ -15,7 +15,7 @@ namespace stepwise::reduction {
 namespace {
 
 template <int VT, class T>
-__global__ void reduce10_single_pass(const T* __restrict__ in, T* __restrict__ out, std::size_t n,
+__global__ void reduce12_single_pass(const T* __restrict__ in, T* __restrict__ out, std::size_t n,
                                      T* __restrict__ partials, unsigned int* __restrict__ counter) {
   __shared__ T warp_totals[32];
   __shared__ bool is_last_block;
@@ -47,7 +47,7 @@ void launch(const T* in, T* out, std::size_t n, ReduceWorkspace<T>& workspace, c
   if (n == 0) return write_identity(out, stream);
   const unsigned grid = resident_grid_for(n, 4 * kVectorsInFlight * shape.threads, shape);
   if (grid > workspace.partials(0).size()) throw std::logic_error("reduction workspace too small for the partials");
-  reduce10_single_pass<kVectorsInFlight, T>
+  reduce12_single_pass<kVectorsInFlight, T>
       <<<grid, shape.threads, 0, stream>>>(in, out, n, workspace.partials(0).data(), workspace.counter());
   STEPWISE_CHECK_LAUNCH();
 }

@@ -1,6 +1,6 @@
-// Stage 4, first add during the global load (Harris's kernel 4).
+// Stage 5, first add during the global load (Harris's kernel 4).
 //
-// Changed from stage 3: each block covers 2 x blockDim.x elements and every thread adds two
+// Changed from stage 4: each block covers 2 x blockDim.x elements and every thread adds two
 // of them on the way into shared memory: half the blocks, and no thread idle at the first
 // add. The tree and its barriers are paid once per 2 x blockDim.x elements instead of once
 // per blockDim.x elements; the README's tables show what that is worth.
@@ -10,7 +10,7 @@ namespace stepwise::reduction {
 namespace {
 
 template <class T>
-__global__ void reduce4_first_add(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
+__global__ void reduce5_first_add(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
   T* sdata = dynamic_shared<T>();
   const unsigned tid = threadIdx.x;
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * (blockDim.x * 2) + threadIdx.x;
@@ -31,7 +31,7 @@ void launch(const T* in, T* out, std::size_t n, ReduceWorkspace<T>& workspace, c
   require_block(shape);
   workspace.require_capacity(n);
   if (n == 0) return write_identity(out, stream);
-  reduce_in_passes<T>(reduce4_first_add<T>, 2 * shape.threads, shape.threads * sizeof(T), in, out, n, workspace,
+  reduce_in_passes<T>(reduce5_first_add<T>, 2 * shape.threads, shape.threads * sizeof(T), in, out, n, workspace,
                       shape.threads, stream);
 }
 

@@ -1,0 +1,36 @@
+// Chapter 03: merge, and the merge-like sorted search and load-balancing search. From one binary
+// search per element to Merge Path, against CUB and Thrust on the same data. --problem picks the
+// table (merge, search, lbs); the stages are in merge.cpp's tables, one file each under
+// stages/; --analyze draws the Merge Path and counts each stage's work without a GPU.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "analysis.hpp"
+#include "harness.hpp"
+#include "options.hpp"
+#include "problems.hpp"
+
+int main(int argc, char** argv) {
+  using namespace stepwise;
+  using namespace stepwise::merge;
+  return run_main(argv[0], [&] {
+    // The table depends on --problem, and the report's n is |A| + |B|: both are settled before parsing.
+    const std::vector<std::string> arguments = with_total_count(std::vector<std::string>(argv + 1, argv + argc));
+    const ProblemKind problem = problem_in_arguments(arguments);
+    ChapterCli cli(chapter_info(problem), stage_infos(problem));
+    ChapterOptions chapter_options;
+    add_chapter_options(cli, chapter_options);
+    std::vector<const char*> parsed = {argv[0]};
+    for (const std::string& argument : arguments) parsed.push_back(argument.c_str());
+    if (auto exit_code = cli.parse(static_cast<int>(parsed.size()), parsed.data())) return *exit_code;
+
+    const Plan plan = make_plan(cli, chapter_options);
+    if (plan.analyze) {
+      std::cout << analyze(plan);
+      return static_cast<int>(kExitOk);
+    }
+    Session session(cli);
+    return run_plan(session, plan);
+  });
+}

@@ -1,0 +1,56 @@
+/// @file merge.cuh
+/// Launcher helpers the stages of chapter 03 share. The algorithmic pieces themselves are in
+/// common/: merge_path.hpp, sorted_search.hpp, load_balance.hpp (host and device) and
+/// merge_tile.cuh (the partition kernel and the tile loads and stores).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "check.hpp"
+#include "launch.hpp"
+#include "merge.hpp"
+
+namespace stepwise::merge {
+
+/// The launchers of fixed-shape stages call this first: their kernels are compiled for one
+/// shape, which is their lesson.
+/// @throws std::invalid_argument unless @p shape is @p compiled.
+inline void require_shape(const LaunchShape& shape, const LaunchShape& compiled) {
+  if (shape != compiled)
+    throw std::invalid_argument("this stage is compiled for " + describe(compiled) + " only, not " + describe(shape));
+}
+
+/// Whether a merge row merges key-value pairs: when any values pointer is set. Then every
+/// non-empty array needs its values (an empty one may have none: an empty DeviceBuffer's data()
+/// is null).
+/// @throws std::invalid_argument for values missing beside non-empty keys.
+inline bool merges_pairs(const void* a_values, const void* b_values, const void* out_values, std::size_t a_count,
+                         std::size_t b_count) {
+  const bool pairs = a_values != nullptr || b_values != nullptr || out_values != nullptr;
+  if (pairs && ((a_count > 0 && a_values == nullptr) || (b_count > 0 && b_values == nullptr) ||
+                (a_count + b_count > 0 && out_values == nullptr)))
+    throw std::invalid_argument("a merge of pairs needs the values of every non-empty array");
+  return pairs;
+}
+
+/// @throws std::invalid_argument when @p count is above kMaxIndexed (an int32 index of @p what).
+inline void require_indexed(std::size_t count, const char* what) {
+  if (count > kMaxIndexed)
+    throw std::invalid_argument(std::string(what) + " " + std::to_string(count) + " is above 2^31 - 1 (int32 indices)");
+}
+
+/// Allows @p kKernel up to @p bytes of dynamic shared memory (above the default 48 KiB); once
+/// per kernel, so that timed runs make no attribute calls.
+template <auto kKernel>
+void allow_dynamic_shared(std::size_t bytes) {
+  static std::size_t allowed = 0;
+  if (bytes <= allowed) return;
+  STEPWISE_CUDA_CHECK(
+      cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  allowed = bytes;
+}
+
+}  // namespace stepwise::merge

@@ -1,0 +1,644 @@
+// CPU tests of chapter 03: the host/device pieces the kernels run (Merge Path against a
+// brute-force definition on every diagonal, the serial merge against std::merge with values on
+// ties, the sorted search and the load-balancing search against simple references, each cut
+// into per-thread pieces as the tiles cut them), the talk's worked examples, the inputs of every
+// distribution, the CPU reference, the options and sizes, the stage tables and --analyze's text.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis.hpp"
+#include "data.hpp"
+#include "inputs.hpp"
+#include "load_balance.hpp"
+#include "merge.hpp"
+#include "merge_path.hpp"
+#include "options.hpp"
+#include "problems.hpp"
+#include "sorted_search.hpp"
+
+using namespace stepwise;
+using namespace stepwise::merge;
+
+namespace {
+
+/// A sorted array of @p count keys in [0, range): small ranges make ties everywhere.
+std::vector<int> sorted_random(std::mt19937_64& rng, int count, int range) {
+  std::vector<int> keys(static_cast<std::size_t>(count));
+  std::uniform_int_distribution<int> draw(0, range - 1);
+  for (int& key : keys) key = draw(rng);
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+/// A key with where it came from: (key, 0 for A or 1 for B, index).
+struct Tagged {
+  int key;
+  int source;
+  int index;
+  friend bool operator==(const Tagged& x, const Tagged& y) {
+    return x.key == y.key && x.source == y.source && x.index == y.index;
+  }
+};
+
+std::vector<Tagged> tagged(const std::vector<int>& keys, int source) {
+  std::vector<Tagged> out;
+  for (std::size_t i = 0; i < keys.size(); ++i) out.push_back({keys[i], source, static_cast<int>(i)});
+  return out;
+}
+
+/// The merge by definition: std::merge is stable, so its first range wins ties. Bounds::lower
+/// puts A first, Bounds::upper puts B first.
+std::vector<Tagged> merged(const std::vector<int>& a, const std::vector<int>& b, Bounds bounds) {
+  const std::vector<Tagged> ta = tagged(a, 0), tb = tagged(b, 1);
+  std::vector<Tagged> out(a.size() + b.size());
+  const auto by_key = [](const Tagged& x, const Tagged& y) { return x.key < y.key; };
+  if (bounds == Bounds::lower)
+    std::merge(ta.begin(), ta.end(), tb.begin(), tb.end(), out.begin(), by_key);
+  else
+    std::merge(tb.begin(), tb.end(), ta.begin(), ta.end(), out.begin(), by_key);
+  return out;
+}
+
+/// How many of the first @p diagonal outputs of the merge come from A: Merge Path's definition.
+int brute_force_path(const std::vector<Tagged>& merge, int diagonal) {
+  return static_cast<int>(
+      std::count_if(merge.begin(), merge.begin() + diagonal, [](const Tagged& t) { return t.source == 0; }));
+}
+
+/// An iterator over a vector that remembers the lowest and highest index read.
+struct WatchedKeys {
+  const std::vector<int>* keys;
+  int* lowest;
+  int* highest;
+  int operator[](int i) const {
+    *lowest = std::min(*lowest, i);
+    *highest = std::max(*highest, i);
+    return (*keys)[static_cast<std::size_t>(i)];
+  }
+};
+
+/// The serial merge of VT steps for every thread of a merge cut every VT outputs, concatenated;
+/// also checks that no thread reads outside its arrays.
+template <int VT>
+std::vector<Tagged> merge_by_threads(const std::vector<int>& a, const std::vector<int>& b) {
+  const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
+  std::vector<Tagged> out;
+  int a_low = na, a_high = -1, b_low = nb, b_high = -1;
+  const WatchedKeys wa{&a, &a_low, &a_high}, wb{&b, &b_low, &b_high};
+  for (int diagonal = 0; diagonal < na + nb; diagonal += VT) {
+    const int path = merge_path(a.data(), na, b.data(), nb, diagonal, Less{});
+    int emitted = 0;
+    serial_merge<VT>(wa, path, na, wb, diagonal - path, nb, Less{},
+                     [&](int i, bool from_a, int a_index, int b_index, int key) {
+                       CHECK(i == emitted++);
+                       out.push_back({key, from_a ? 0 : 1, from_a ? a_index : b_index});
+                     });
+    CHECK(emitted == std::min(VT, na + nb - diagonal));
+  }
+  CHECK(a_low >= 0);
+  CHECK(a_high < na);
+  CHECK(b_low >= 0);
+  CHECK(b_high < nb);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("merge_path finds on every diagonal how many outputs come from A, ties either way") {
+  std::mt19937_64 rng(fresh_seed());
+  for (int trial = 0; trial < 300; ++trial) {
+    std::uniform_int_distribution<int> size(0, 24);
+    const int range = trial % 3 == 0 ? 2 : trial % 3 == 1 ? 6 : 1000;
+    const std::vector<int> a = sorted_random(rng, size(rng), range), b = sorted_random(rng, size(rng), range);
+    const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
+    for (Bounds bounds : {Bounds::lower, Bounds::upper}) {
+      const std::vector<Tagged> merge = merged(a, b, bounds);
+      for (int diagonal = 0; diagonal <= na + nb; ++diagonal) {
+        CAPTURE(diagonal);
+        const int want = brute_force_path(merge, diagonal);
+        int comparisons = 0;
+        const auto counting_less = [&comparisons](int x, int y) {
+          ++comparisons;
+          return x < y;
+        };
+        const int got = bounds == Bounds::lower
+                            ? merge_path<Bounds::lower>(a.data(), na, b.data(), nb, diagonal, counting_less)
+                            : merge_path<Bounds::upper>(a.data(), na, b.data(), nb, diagonal, counting_less);
+        CHECK(got == want);
+        CHECK(comparisons <= merge_path_max_steps(na, nb, diagonal));
+        // 64-bit indices give the same answer.
+        const std::int64_t wide =
+            merge_path(a.data(), std::int64_t{na}, b.data(), std::int64_t{nb}, std::int64_t{diagonal}, Less{});
+        if (bounds == Bounds::lower) CHECK(wide == want);
+      }
+    }
+  }
+}
+
+TEST_CASE("merge_path: the ends of the diagonals and the degenerate arrays") {
+  const std::vector<int> a = {1, 2, 3}, empty;
+  CHECK(merge_path(a.data(), 3, empty.data(), 0, 2, Less{}) == 2);
+  CHECK(merge_path(empty.data(), 0, a.data(), 3, 2, Less{}) == 0);
+  CHECK(merge_path(a.data(), 3, a.data(), 3, 0, Less{}) == 0);
+  CHECK(merge_path(a.data(), 3, a.data(), 3, 6, Less{}) == 3);
+  // Equal keys: ties take A first, so the first three outputs all come from A.
+  const std::vector<int> same = {7, 7, 7};
+  CHECK(merge_path(same.data(), 3, same.data(), 3, 3, Less{}) == 3);
+  CHECK(merge_path<Bounds::upper>(same.data(), 3, same.data(), 3, 3, Less{}) == 0);
+  CHECK(merge_path_max_steps(3, 3, 3) == 2);
+  CHECK(merge_path_max_steps(1 << 27, 1 << 27, 1 << 27) == 28);
+}
+
+TEST_CASE_TEMPLATE("serial_merge from every thread's cross point is std::merge, stable on ties", VTType,
+                   std::integral_constant<int, 1>, std::integral_constant<int, 3>, std::integral_constant<int, 7>,
+                   std::integral_constant<int, 15>) {
+  constexpr int kVT = VTType::value;
+  std::mt19937_64 rng(fresh_seed());
+  for (int trial = 0; trial < 200; ++trial) {
+    std::uniform_int_distribution<int> size(0, 40);
+    const int range = trial % 2 == 0 ? 3 : 100;
+    const std::vector<int> a = sorted_random(rng, size(rng), range), b = sorted_random(rng, size(rng), range);
+    CHECK(merge_by_threads<kVT>(a, b) == merged(a, b, Bounds::lower));
+  }
+}
+
+TEST_CASE("serial_merge with Bounds::upper takes B first on ties") {
+  const std::vector<int> a = {5, 5}, b = {5};
+  std::vector<int> sources;
+  serial_merge<3, Bounds::upper>(a.data(), 0, 2, b.data(), 0, 1, Less{},
+                                 [&](int, bool from_a, int, int, int) { sources.push_back(from_a ? 0 : 1); });
+  CHECK(sources == std::vector<int>{1, 0, 0});
+}
+
+TEST_CASE("tile_merge_range: tiles cut A and B into consecutive ranges of NV outputs") {
+  std::mt19937_64 rng(fresh_seed());
+  for (int trial = 0; trial < 50; ++trial) {
+    const std::vector<int> a = sorted_random(rng, trial * 7 % 61, 20), b = sorted_random(rng, trial * 13 % 53, 20);
+    const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
+    for (int spacing : {1, 5, 16}) {
+      int a_end = 0, b_end = 0;
+      for (int tile = 0; tile * spacing < na + nb; ++tile) {
+        const int first = merge_path(a.data(), na, b.data(), nb, tile * spacing, Less{});
+        const int last = merge_path(a.data(), na, b.data(), nb, std::min(na + nb, (tile + 1) * spacing), Less{});
+        const MergeRange<int> range = tile_merge_range(na, nb, tile, spacing, first, last);
+        CHECK(range.a_begin == a_end);
+        CHECK(range.b_begin == b_end);
+        CHECK(range.count() == std::min(spacing, na + nb - tile * spacing));
+        a_end = range.a_end;
+        b_end = range.b_end;
+      }
+      CHECK(a_end == na);
+      CHECK(b_end == nb);
+    }
+  }
+}
+
+TEST_CASE("search_bound is std::lower_bound and std::upper_bound") {
+  std::mt19937_64 rng(fresh_seed());
+  for (int trial = 0; trial < 100; ++trial) {
+    const std::vector<int> haystack = sorted_random(rng, trial % 30, 10);
+    for (int key = -1; key <= 11; ++key) {
+      const auto n = haystack.size();
+      CHECK(search_bound<Bounds::lower>(haystack.data(), n, key, Less{}) ==
+            static_cast<std::size_t>(std::lower_bound(haystack.begin(), haystack.end(), key) - haystack.begin()));
+      CHECK(search_bound<Bounds::upper>(haystack.data(), n, key, Less{}) ==
+            static_cast<std::size_t>(std::upper_bound(haystack.begin(), haystack.end(), key) - haystack.begin()));
+    }
+  }
+}
+
+TEST_CASE("sorted search: whole and cut into per-thread pieces, against std::lower_bound / upper_bound") {
+  std::mt19937_64 rng(fresh_seed());
+  for (int trial = 0; trial < 200; ++trial) {
+    std::uniform_int_distribution<int> size(0, 40);
+    const std::vector<int> needles = sorted_random(rng, size(rng), trial % 2 ? 4 : 50);
+    const std::vector<int> haystack = sorted_random(rng, size(rng), trial % 2 ? 4 : 50);
+    const int na = static_cast<int>(needles.size()), nb = static_cast<int>(haystack.size());
+    for (Bounds bounds : {Bounds::lower, Bounds::upper}) {
+      std::vector<int> want(needles.size());
+      for (std::size_t i = 0; i < needles.size(); ++i)
+        want[i] = static_cast<int>((bounds == Bounds::lower
+                                        ? std::lower_bound(haystack.begin(), haystack.end(), needles[i])
+                                        : std::upper_bound(haystack.begin(), haystack.end(), needles[i])) -
+                                   haystack.begin());
+      std::vector<int> whole(needles.size(), -1), pieces(needles.size(), -1);
+      constexpr int kVT = 5;
+      if (bounds == Bounds::lower) {
+        sorted_search<Bounds::lower>(needles.data(), na, haystack.data(), nb, whole.data(), Less{});
+        for (int d = 0; d < na + nb; d += kVT) {
+          const int path = merge_path<Bounds::lower>(needles.data(), na, haystack.data(), nb, d, Less{});
+          serial_sorted_search<kVT, Bounds::lower>(needles.data(), path, na, haystack.data(), d - path, nb,
+                                                   pieces.data(), 0, Less{});
+        }
+      } else {
+        sorted_search<Bounds::upper>(needles.data(), na, haystack.data(), nb, whole.data(), Less{});
+        for (int d = 0; d < na + nb; d += kVT) {
+          const int path = merge_path<Bounds::upper>(needles.data(), na, haystack.data(), nb, d, Less{});
+          serial_sorted_search<kVT, Bounds::upper>(needles.data(), path, na, haystack.data(), d - path, nb,
+                                                   pieces.data(), 0, Less{});
+        }
+      }
+      CHECK(whole == want);
+      CHECK(pieces == want);
+    }
+  }
+}
+
+TEST_CASE("the talk's sorted search example: lower and upper bounds of A A B D F F F F G in A A A B C E E F F") {
+  const std::string needles = "AABDFFFFG", haystack = "AAABCEEFF";
+  std::vector<int> lower(needles.size()), upper(needles.size());
+  sorted_search<Bounds::lower>(needles.data(), needles.size(), haystack.data(), haystack.size(), lower.data(), Less{});
+  sorted_search<Bounds::upper>(needles.data(), needles.size(), haystack.data(), haystack.size(), upper.data(), Less{});
+  CHECK(lower == std::vector<int>{0, 0, 3, 5, 7, 7, 7, 7, 9});
+  CHECK(upper == std::vector<int>{3, 3, 4, 5, 9, 9, 9, 9, 9});
+}
+
+namespace {
+
+std::vector<int> exclusive_scan(const std::vector<int>& counts, int& total) {
+  std::vector<int> offsets(counts.size());
+  total = 0;
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    offsets[k] = total;
+    total += counts[k];
+  }
+  return offsets;
+}
+
+/// The load-balancing search by definition (upper_bound - 1), and cut into per-thread pieces of
+/// VT steps; both must agree with load_balance_search.
+void check_lbs(const std::vector<int>& offsets, int items) {
+  const int objects = static_cast<int>(offsets.size());
+  std::vector<int> want_objects(static_cast<std::size_t>(items)), want_ranks(static_cast<std::size_t>(items));
+  for (int i = 0; i < items; ++i) {
+    want_objects[static_cast<std::size_t>(i)] =
+        static_cast<int>(std::upper_bound(offsets.begin(), offsets.end(), i) - offsets.begin()) - 1;
+    want_ranks[static_cast<std::size_t>(i)] =
+        i - offsets[static_cast<std::size_t>(want_objects[static_cast<std::size_t>(i)])];
+  }
+  std::vector<int> got_objects(static_cast<std::size_t>(items)), got_ranks(static_cast<std::size_t>(items));
+  load_balance_search(offsets.data(), objects, items, got_objects.data(), got_ranks.data());
+  CHECK(got_objects == want_objects);
+  CHECK(got_ranks == want_ranks);
+  constexpr int kVT = 4;
+  std::vector<int> pieces(static_cast<std::size_t>(items), -1);
+  const CountingIterator<int> counting{0};
+  for (int d = 0; d < items + objects; d += kVT) {
+    const int path = merge_path<Bounds::upper>(counting, items, offsets.data(), objects, d, Less{});
+    serial_load_balance<kVT>(counting, path, items, offsets.data(), d - path, objects, [&](int item, int next_object) {
+      pieces[static_cast<std::size_t>(item)] = next_object - 1;
+    });
+  }
+  CHECK(pieces == want_objects);
+}
+
+}  // namespace
+
+TEST_CASE("load-balancing search: whole and per thread, against upper_bound - 1, empty objects included") {
+  std::mt19937_64 rng(fresh_seed());
+  for (int trial = 0; trial < 200; ++trial) {
+    std::uniform_int_distribution<int> objects(1, 30), count(0, trial % 2 ? 1 : 6);
+    std::vector<int> counts(static_cast<std::size_t>(objects(rng)));
+    for (int& c : counts) c = count(rng);
+    int items = 0;
+    const std::vector<int> offsets = exclusive_scan(counts, items);
+    check_lbs(offsets, items);
+  }
+}
+
+TEST_CASE("the talk's load-balancing example: 40 objects' counts to the object of each of 79 items") {
+  int items = 0;
+  const std::vector<int> offsets = exclusive_scan(talk_lbs_counts(), items);
+  REQUIRE(items == 79);
+  std::vector<int> objects(79), ranks(79);
+  load_balance_search(offsets.data(), offsets.size(), std::size_t{79}, objects.data(), ranks.data());
+  CHECK(objects == talk_lbs_objects());
+  CHECK(offsets[10] == 27);
+  CHECK(offsets[20] == 37);
+  CHECK(offsets[30] == 56);
+  check_lbs(offsets, items);
+}
+
+TEST_CASE("the talk's inner-join example: counts UB - LB to the LBS and ranks of its 15 outputs") {
+  const std::vector<int> lower = {0, 0, 3, 5, 7, 7, 7, 7, 9}, upper = {3, 3, 4, 5, 9, 9, 9, 9, 9};
+  std::vector<int> counts(lower.size());
+  for (std::size_t i = 0; i < counts.size(); ++i) counts[i] = upper[i] - lower[i];
+  CHECK(counts == std::vector<int>{3, 3, 1, 0, 2, 2, 2, 2, 0});
+  int items = 0;
+  const std::vector<int> offsets = exclusive_scan(counts, items);
+  CHECK(offsets == std::vector<int>{0, 3, 6, 7, 7, 9, 11, 13, 15});
+  REQUIRE(items == 15);
+  std::vector<int> objects(15), ranks(15);
+  load_balance_search(offsets.data(), offsets.size(), std::size_t{15}, objects.data(), ranks.data());
+  CHECK(objects == std::vector<int>{0, 0, 0, 1, 1, 1, 2, 4, 4, 5, 5, 6, 6, 7, 7});
+  CHECK(ranks == std::vector<int>{0, 1, 2, 0, 1, 2, 0, 0, 1, 0, 1, 0, 1, 0, 1});
+}
+
+TEST_CASE_TEMPLATE("inputs: every distribution gives sorted, reproducible, never all-zero keys", K, std::int32_t,
+                   std::int64_t) {
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  for (const std::string& name : distribution_names()) {
+    const Distribution distribution = parse_distribution(name);
+    CAPTURE(name);
+    for (const auto& [na, nb] : std::vector<std::pair<std::size_t, std::size_t>>{
+             {0, 0}, {0, 5}, {5, 0}, {1, 1}, {1000, 3}, {4097, 4099}, {100000, 100001}}) {
+      const SortedArrays<K> arrays = sorted_arrays<K>(na, nb, distribution, seed);
+      REQUIRE(arrays.a.size() == na);
+      REQUIRE(arrays.b.size() == nb);
+      CHECK(std::is_sorted(arrays.a.begin(), arrays.a.end()));
+      CHECK(std::is_sorted(arrays.b.begin(), arrays.b.end()));
+      const SortedArrays<K> again = sorted_arrays<K>(na, nb, distribution, seed);
+      CHECK(again.a == arrays.a);
+      CHECK(again.b == arrays.b);
+      std::vector<K> all = arrays.a;
+      all.insert(all.end(), arrays.b.begin(), arrays.b.end());
+      if (!all.empty()) {
+        CHECK_FALSE(std::all_of(all.begin(), all.end(), [](K k) { return k == 0; }));
+        CHECK_FALSE(std::all_of(all.begin(), all.end(), [](K k) { return k == K(-1); }));
+      }
+      if (distribution == Distribution::disjoint && na > 0 && nb > 0) CHECK(arrays.a.back() < arrays.b.front());
+      if (distribution == Distribution::equal && !all.empty())
+        CHECK(std::all_of(all.begin(), all.end(), [&](K k) { return k == all.front(); }));
+      if (distribution == Distribution::interleaved && na == nb && na > 0)
+        for (std::size_t i = 0; i + 1 < na; ++i) {
+          CHECK(arrays.a[i] < arrays.b[i]);
+          CHECK(arrays.b[i] < arrays.a[i + 1]);
+        }
+      if (distribution == Distribution::duplicates && na >= 1000 && nb >= 1000) {
+        const std::set<K> distinct(all.begin(), all.end());
+        CHECK(distinct.size() * 4 < all.size());
+        CHECK(std::find(arrays.b.begin(), arrays.b.end(), arrays.a[na / 2]) != arrays.b.end());
+      }
+      if (std::is_same_v<K, std::int64_t> && distribution == Distribution::uniform && na >= 1000) {
+        const K low = arrays.a.front(), high = arrays.a.back();
+        CHECK(static_cast<double>(high) - static_cast<double>(low) > 1e18);  // far beyond 32 bits
+      }
+    }
+  }
+  CHECK_THROWS_AS(parse_distribution("bogus"), std::invalid_argument);
+}
+
+TEST_CASE("inputs: pair values are distinct, and the load-balancing offsets match their distribution") {
+  const std::uint64_t seed = fresh_seed();
+  const std::vector<Value> values = pair_values(0, 100000, seed);
+  CHECK(std::set<Value>(values.begin(), values.end()).size() == values.size());
+  CHECK(pair_values(5, 3, seed) == std::vector<Value>(values.begin() + 5, values.begin() + 8));
+  for (const std::string& name : distribution_names()) {
+    CAPTURE(name);
+    const Distribution distribution = parse_distribution(name);
+    for (const auto& [objects, items] : std::vector<std::pair<std::size_t, std::size_t>>{
+             {1, 0}, {1, 5}, {2, 1}, {7, 100}, {1000, 7000}, {4096, 1}, {100003, 700001}}) {
+      const std::vector<std::int32_t> offsets = lbs_offsets(objects, items, distribution, seed);
+      REQUIRE(offsets.size() == objects);
+      CHECK(offsets.front() == 0);
+      CHECK(std::is_sorted(offsets.begin(), offsets.end()));
+      CHECK(static_cast<std::size_t>(offsets.back()) <= items);
+      if (distribution == Distribution::equal)
+        for (std::size_t k = 0; k + 1 < objects; ++k)
+          CHECK(offsets[k + 1] - offsets[k] == items * (k + 1) / objects - items * k / objects);
+      if (distribution == Distribution::disjoint && objects >= 4) CHECK(offsets[objects / 2] == 0);
+      if (distribution == Distribution::duplicates && objects >= 1000) {
+        std::size_t empty = 0;
+        for (std::size_t k = 1; k < objects; ++k) empty += offsets[k] == offsets[k - 1];
+        CHECK(empty * 2 > objects);
+      }
+      if (distribution == Distribution::interleaved && objects >= 4 && items >= objects) {
+        CHECK(offsets[1] == offsets[0]);  // object 0 empty
+        CHECK(offsets[2] > offsets[1]);   // object 1 full
+      }
+    }
+  }
+  CHECK_THROWS_AS(lbs_offsets(0, 5, Distribution::uniform, seed), std::invalid_argument);
+  CHECK(lbs_offsets(0, 0, Distribution::uniform, seed).empty());
+}
+
+TEST_CASE_TEMPLATE("merge_reference is the stable std::merge of (key, value) pairs", K, std::int32_t, std::int64_t) {
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  for (const std::string& name : distribution_names()) {
+    const SortedArrays<K> arrays = sorted_arrays<K>(3001, 1999, parse_distribution(name), seed);
+    const std::vector<Value> a_values = pair_values(0, 3001, seed), b_values = pair_values(3001, 1999, seed);
+    std::vector<K> keys(5000);
+    std::vector<Value> values(5000);
+    merge_reference(arrays.a, a_values, arrays.b, b_values, keys, values);
+    std::vector<std::pair<K, Value>> a, b, want(5000);
+    for (std::size_t i = 0; i < 3001; ++i) a.push_back({arrays.a[i], a_values[i]});
+    for (std::size_t i = 0; i < 1999; ++i) b.push_back({arrays.b[i], b_values[i]});
+    std::merge(a.begin(), a.end(), b.begin(), b.end(), want.begin(),
+               [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (std::size_t i = 0; i < 5000; ++i) {
+      CHECK(keys[i] == want[i].first);
+      CHECK(values[i] == want[i].second);
+    }
+    CHECK(check_merge(keys, values, keys, values).passed);
+    std::vector<K> keys_only(5000);
+    std::vector<Value> none;
+    merge_reference(arrays.a, none, arrays.b, none, keys_only, none);
+    CHECK(keys_only == keys);
+  }
+}
+
+TEST_CASE("check_merge catches equal keys with their values swapped (an unstable merge)") {
+  const std::vector<std::int32_t> keys = {1, 5, 5, 9};
+  const std::vector<Value> want = {10, 20, 30, 40}, swapped = {10, 30, 20, 40};
+  CHECK(check_merge(keys, want, keys, want).passed);
+  const Check check = check_merge(keys, swapped, keys, want);
+  CHECK_FALSE(check.passed);
+  CHECK(check.detail.find("values") != std::string::npos);
+  CHECK_FALSE(check_merge(std::vector<std::int32_t>{1, 5, 6, 9}, want, keys, want).passed);
+}
+
+TEST_CASE("options: --problem is read before parsing, --n is always |A| + |B|") {
+  CHECK(problem_in_arguments({}) == ProblemKind::merge);
+  CHECK(problem_in_arguments({"--problem", "search"}) == ProblemKind::search);
+  CHECK(problem_in_arguments({"--problem=lbs"}) == ProblemKind::lbs);
+  CHECK(problem_in_arguments({"--problem", "bogus"}) == ProblemKind::merge);
+  CHECK(problem_in_arguments({"--problem", "lbs", "--problem", "search"}) == ProblemKind::search);
+  CHECK(chapter_info(ProblemKind::merge).default_n == (std::uint64_t{1} << 28));
+  CHECK(chapter_info(ProblemKind::search).default_n == 5 * (std::uint64_t{1} << 24));
+  CHECK(chapter_info(ProblemKind::lbs).default_n == (std::uint64_t{1} << 27));
+  for (ProblemKind problem : {ProblemKind::merge, ProblemKind::search, ProblemKind::lbs}) {
+    const Sizes sizes = default_sizes(problem);
+    CHECK(split_sizes(problem, sizes.a + sizes.b) == sizes);
+    CHECK(resolve_sizes(problem, sizes.a + sizes.b, "", "") == sizes);
+  }
+  CHECK(split_sizes(ProblemKind::merge, 7) == Sizes{3, 4});
+  CHECK(split_sizes(ProblemKind::search, 0) == Sizes{0, 0});
+  CHECK(split_sizes(ProblemKind::lbs, 1) == Sizes{0, 1});
+
+  CHECK(with_total_count({"--na", "1", "--nb", "2^24"}) ==
+        std::vector<std::string>{"--na", "1", "--nb", "2^24", "--n", "2^24+1"});
+  CHECK(with_total_count({"--na=5", "--nb=6"}) == std::vector<std::string>{"--na=5", "--nb=6", "--n", "11"});
+  CHECK(with_total_count({"--na", "1"}) == std::vector<std::string>{"--na", "1"});
+  CHECK(with_total_count({"--n", "9", "--na", "1", "--nb", "8"}).size() == 6);
+  CHECK(with_total_count({"--na", "abc", "--nb", "8"}).size() == 4);
+
+  CHECK(resolve_sizes(ProblemKind::merge, 11, "5", "6") == Sizes{5, 6});
+  CHECK(resolve_sizes(ProblemKind::merge, 100, "1", "") == Sizes{1, 99});
+  CHECK(resolve_sizes(ProblemKind::merge, 100, "", "2^5") == Sizes{68, 32});
+  CHECK_THROWS_AS(resolve_sizes(ProblemKind::merge, 12, "5", "6"), UsageError);
+  CHECK_THROWS_AS(resolve_sizes(ProblemKind::merge, 4, "5", ""), UsageError);
+}
+
+namespace {
+
+/// Parses @p arguments as main does and returns the plan (throws UsageError like main).
+Plan plan_of(std::vector<std::string> arguments) {
+  arguments = with_total_count(arguments);
+  const ProblemKind problem = problem_in_arguments(arguments);
+  ChapterCli cli(chapter_info(problem), stage_infos(problem));
+  ChapterOptions options;
+  add_chapter_options(cli, options);
+  const auto code = cli.parse(arguments);
+  if (code) throw UsageError("parse exit code " + std::to_string(*code));
+  return make_plan(cli, options);
+}
+
+}  // namespace
+
+TEST_CASE("options: the plan of a command line, and the combinations that do nothing are refused") {
+  const Plan defaults = plan_of({});
+  CHECK(defaults.problem == ProblemKind::merge);
+  CHECK(defaults.sizes == Sizes{std::uint64_t{1} << 27, std::uint64_t{1} << 27});
+  CHECK(defaults.distribution == Distribution::uniform);
+  CHECK_FALSE(defaults.wide_keys);
+  CHECK_FALSE(defaults.pairs);
+  const Plan skewed = plan_of({"--na", "1", "--nb", "2^24", "--pairs", "--type", "int64", "--distribution", "equal"});
+  CHECK(skewed.sizes == Sizes{1, std::uint64_t{1} << 24});
+  CHECK(skewed.pairs);
+  CHECK(skewed.wide_keys);
+  CHECK(skewed.distribution == Distribution::equal);
+  const Plan search = plan_of({"--problem", "search", "--bound", "upper", "--n", "100"});
+  CHECK(search.bounds == Bounds::upper);
+  CHECK(search.sizes == Sizes{20, 80});
+  const Plan lbs = plan_of({"--problem", "lbs", "--n", "2^20"});
+  CHECK(lbs.sizes == Sizes{std::uint64_t{1} << 17, 7 * (std::uint64_t{1} << 17)});
+  CHECK_THROWS_AS(plan_of({"--problem", "lbs", "--pairs"}), UsageError);
+  CHECK_THROWS_AS(plan_of({"--problem", "search", "--pairs"}), UsageError);
+  CHECK_THROWS_AS(plan_of({"--bound", "upper"}), UsageError);
+  CHECK_THROWS_AS(plan_of({"--problem", "lbs", "--type", "int64"}), UsageError);
+  CHECK_THROWS_AS(plan_of({"--problem", "lbs", "--na", "0", "--nb", "5"}), UsageError);
+  CHECK_THROWS_AS(plan_of({"--problem", "search", "--nb", "2^31", "--na", "1"}), UsageError);
+  CHECK_THROWS_AS(plan_of({"--n", "10", "--na", "3", "--nb", "4"}), UsageError);
+  CHECK_NOTHROW(plan_of({"--n", "7", "--na", "3", "--nb", "4"}));
+  CHECK_THROWS_AS(plan_of({"--na", "abc"}), UsageError);
+  CHECK_THROWS_AS(plan_of({"--analyze", "--stage", "1"}), UsageError);
+}
+
+TEST_CASE("the tables: stages in teaching order, library rows last, tiles odd and large enough") {
+  const auto check_tiles = [](const std::string& name, const LaunchShape& shape) {
+    CAPTURE(name);
+    CAPTURE(describe(shape));
+    if (shape.items == 0) return;
+    CHECK(shape.threads % 32 == 0);
+    if (name == "tuned" || name == "two-level" || name == "merge-path") {
+      CHECK(shape.threads * shape.items >= kMinTileItems);
+      CHECK(shape.items % 2 == 1);
+    }
+  };
+  const auto names = [](const auto& table) {
+    std::vector<std::string> out;
+    for (const auto& stage : table) out.push_back(stage.name);
+    return out;
+  };
+  CHECK(names(merge_stages<std::int32_t>()) == std::vector<std::string>{"naive", "path-per-thread", "two-level",
+                                                                        "tuned", "cub::DeviceMerge", "thrust::merge"});
+  CHECK(names(merge_stages<std::int64_t>()) == names(merge_stages<std::int32_t>()));
+  CHECK(names(search_stages<std::int32_t>()) ==
+        std::vector<std::string>{"binary-search", "merge-path", "thrust::lower_bound"});
+  CHECK(names(lbs_stages()) == std::vector<std::string>{"binary-search", "merge-path", "thrust::upper_bound+for_each"});
+  CHECK(merge_stages<std::int32_t>()[3].number == 4);
+  CHECK(merge_stages<std::int32_t>()[4].number == 0);
+  CHECK(merge_stages<std::int32_t>()[4].kind == RowKind::library);
+  for (const auto& stage : merge_stages<std::int32_t>()) {
+    check_tiles(stage.name, stage.shape);
+    for (const LaunchShape& shape : stage.sweep) check_tiles(stage.name, shape);
+  }
+  for (const auto& stage : merge_stages<std::int64_t>()) {
+    check_tiles(stage.name, stage.shape);
+    for (const LaunchShape& shape : stage.sweep) check_tiles(stage.name, shape);
+  }
+  for (const auto& stage : search_stages<std::int32_t>())
+    for (const LaunchShape& shape : stage.sweep) check_tiles(stage.name, shape);
+  for (const auto& stage : lbs_stages())
+    for (const LaunchShape& shape : stage.sweep) check_tiles(stage.name, shape);
+  // Every kernel row lists the shape it runs with among the shapes its sweep tries.
+  for (const auto& stage : merge_stages<std::int32_t>())
+    if (!stage.sweep.empty())
+      CHECK(std::find(stage.sweep.begin(), stage.sweep.end(), stage.shape) != stage.sweep.end());
+  // The partition workspace holds the boundaries of the smallest tile at any size.
+  for (std::size_t total : {std::size_t{0}, std::size_t{1}, std::size_t{895}, std::size_t{896}, std::size_t{897},
+                            std::size_t{1} << 28, (std::size_t{1} << 33) + 5})
+    CHECK(partition_workspace_bytes(total) >= ((total + kMinTileItems - 1) / kMinTileItems + 1) * sizeof(std::int64_t));
+}
+
+TEST_CASE("--analyze: the Merge Path picture's cross points are merge_path's, the talk's examples are there") {
+  const std::vector<int> a = {1, 2, 2, 4, 5, 5, 7, 8, 9, 9}, b = {2, 3, 5, 5, 6, 9, 10, 11};
+  const std::vector<PathStep> steps = merge_steps(a, b);
+  REQUIRE(steps.size() == 18);
+  CHECK(steps[1].from_a);
+  CHECK(steps[2].from_a);  // A's second 2 before B's 2: ties take A
+  CHECK_FALSE(steps[3].from_a);
+  const std::string picture = merge_path_picture(a, b, 2, 3);
+  CHECK(picture.find("tile 0: diagonals 0 .. 6, A[0, 4), B[0, 2)") != std::string::npos);
+  CHECK(picture.find("tile 2: diagonals 12 .. 18, A[7, 10), B[5, 8)") != std::string::npos);
+  for (int t = 0; t < 6; ++t) {
+    const int path = merge_path(a.data(), 10, b.data(), 8, 3 * t, Less{});
+    const std::string point = "(" + std::to_string(path) + ", " + std::to_string(3 * t - path) + ")";
+    CHECK_MESSAGE(picture.find(point) != std::string::npos, "thread ", t, " cross point ", point);
+  }
+  CHECK(picture.find("0---o---o---1") != std::string::npos);
+  const std::string naive = naive_ranks(a, b);
+  CHECK(naive.find("lower_bound") != std::string::npos);
+
+  Plan plan;
+  plan.sizes = default_sizes(ProblemKind::merge);
+  const std::string merge_text = analyze(plan);
+  CHECK(merge_text.find("2.147 GB") != std::string::npos);     // 2^28 int32 read + written
+  CHECK(merge_text.find("268,435,456") != std::string::npos);  // the naive stage's searches
+  CHECK(merge_text.find("0.641 ms") != std::string::npos);
+  plan.problem = ProblemKind::search;
+  plan.sizes = default_sizes(ProblemKind::search);
+  const std::string search_text = analyze(plan);
+  CHECK(search_text.find("lower bound: 0 0 3 5 7 7 7 7 9") != std::string::npos);
+  CHECK(search_text.find("upper bound: 3 3 4 5 9 9 9 9 9") != std::string::npos);
+  plan.problem = ProblemKind::lbs;
+  plan.sizes = default_sizes(ProblemKind::lbs);
+  const std::string lbs_text = analyze(plan);
+  CHECK(lbs_text.find("40 objects generate 79 items") != std::string::npos);
+  CHECK(lbs_text.find("70: 36 37 37 37 37 39 39 39 39") != std::string::npos);
+}
+
+TEST_CASE("merge_path_by_bits finds merge_path's cross point on every diagonal, both bounds, 64-bit too") {
+  std::mt19937_64 rng(fresh_seed());
+  for (int trial = 0; trial < 300; ++trial) {
+    std::uniform_int_distribution<int> size(0, 40);
+    const int range = trial % 3 == 0 ? 2 : trial % 3 == 1 ? 8 : 1000;
+    const std::vector<int> a = sorted_random(rng, size(rng), range), b = sorted_random(rng, size(rng), range);
+    const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
+    for (int diagonal = 0; diagonal <= na + nb; ++diagonal) {
+      CAPTURE(diagonal);
+      CHECK(merge_path_by_bits(a.data(), na, b.data(), nb, diagonal, Less{}) ==
+            merge_path(a.data(), na, b.data(), nb, diagonal, Less{}));
+      CHECK(merge_path_by_bits<Bounds::upper>(a.data(), na, b.data(), nb, diagonal, Less{}) ==
+            merge_path<Bounds::upper>(a.data(), na, b.data(), nb, diagonal, Less{}));
+      CHECK(merge_path_by_bits(a.data(), std::size_t(na), b.data(), std::size_t(nb), std::size_t(diagonal), Less{}) ==
+            std::size_t(merge_path(a.data(), na, b.data(), nb, diagonal, Less{})));
+    }
+  }
+  // The load-balancing search's partitions: a counting sequence against offsets.
+  const std::vector<int> offsets = {0, 0, 3, 3, 3, 9, 10};
+  for (int diagonal = 0; diagonal <= 12 + 7; ++diagonal)
+    CHECK(merge_path_by_bits<Bounds::upper>(CountingIterator<int>{0}, 12, offsets.data(), 7, diagonal, Less{}) ==
+          merge_path<Bounds::upper>(CountingIterator<int>{0}, 12, offsets.data(), 7, diagonal, Less{}));
+}
