@@ -1,7 +1,8 @@
 // Chapter 01: parallel reduction. Harris's seven kernels (and stage 2, kernel 1 without its
 // `%`), then warp shuffles, vector loads, the block size and a single pass, against
 // cub::DeviceReduce::Sum. The stages are in reduction.cpp's table, one file each under
-// stages/; the data and its check in reduce_reference.hpp; --analyze in reduce_analysis.hpp.
+// stages/; the data and its check in reduce_reference.hpp; the chapter's options in
+// options.hpp; --analyze in reduce_analysis.hpp.
 #include <cstdint>
 #include <iostream>
 #include <string>
@@ -10,7 +11,7 @@
 
 #include "device_buffer.hpp"
 #include "harness.hpp"
-#include "reduce_analysis.hpp"
+#include "options.hpp"
 #include "reduce_reference.hpp"
 #include "reduction.hpp"
 
@@ -75,49 +76,15 @@ int run(Session& session, int block) {
 int main(int argc, char** argv) {
   return run_main(argv[0], [&] {
     ChapterCli cli(kChapter, describe(reduce_stages<std::uint32_t>()));
-    std::string type = "int32";
-    int block = 256;
-    int tree_block = 16;
-    bool analysis = false;
-    cli.app()
-        .add_option("--type", type, "Element type: int32 (summed mod 2^32) or float32")
-        ->check(CLI::IsMember({"int32", "float32"}))
-        ->capture_default_str();
-    cli.app()
-        .add_option("--block", block,
-                    "Threads per block of stages 1-10 (11 and 12 keep their tuned shape); with --analyze, of the "
-                    "step tables")
-        ->check(CLI::IsMember(Blocks::values()))
-        ->capture_default_str()
-        ->excludes(cli.option("--sweep"));
-    CLI::Option* analyze =
-        cli.add_flag("--analyze", analysis,
-                     "Replay kernels 1-3's index maps on the CPU and exit: a table, or with --format json the document "
-                     "tools/plot draws the trees and lanes-to-banks diagrams from");
-    CLI::Option* tree = cli.app()
-                            .add_option("--tree-block", tree_block,
-                                        "--analyze --format json: the words (threads) of the small block whose "
-                                        "addition trees are drawn (not a launch size)")
-                            ->check(CLI::IsMember({4, 8, 16, 32, 64}))
-                            ->capture_default_str()
-                            ->needs(analyze);
-    for (const char* name : {"--type", "--stage", "--sweep", "--reps", "--warmup", "--compact", "--output", "--n",
-                             "--seed", "--device", "--warm-cache", "--flush"})
-      analyze->excludes(cli.option(name));
+    ChapterOptions options;
+    add_chapter_options(cli, options);
     if (auto exit_code = cli.parse(argc, argv)) return *exit_code;
-    if (analysis) {
-      const Format format = cli.options().format;
-      if (format != Format::table && format != Format::json)
-        throw UsageError(std::string("--format ") + to_string(format) + ": --analyze prints table or json");
-      if (tree->count() > 0 && format != Format::json)
-        throw UsageError("--tree-block: only --analyze --format json draws the trees");
-      std::cout << (format == Format::json
-                        ? analysis_json(kChapter, static_cast<unsigned>(block), static_cast<unsigned>(tree_block))
-                        : analysis_report(static_cast<unsigned>(block)));
+    if (options.analyze) {
+      std::cout << analysis(cli, options);
       return static_cast<int>(kExitOk);
     }
     Session session(cli);
-    const int block_override = cli.option("--block")->count() > 0 ? block : 0;
-    return type == "float32" ? run<float>(session, block_override) : run<std::uint32_t>(session, block_override);
+    const int block = block_override(cli, options);
+    return options.type == "float32" ? run<float>(session, block) : run<std::uint32_t>(session, block);
   });
 }

@@ -1,18 +1,18 @@
 // Chapter 02: prefix scan. From the textbook block scans to the single-pass scan with decoupled
 // look-back, against cub::DeviceScan on the same data. The stages are in scan.cpp's table, one
-// file each under stages/; --analyze prints the bank conflicts of the transposes and of
-// Blelloch's tree, and a look-back example, without a GPU (--format json for tools/plot).
+// file each under stages/; the chapter's options in options.hpp. --analyze prints the bank
+// conflicts of the transposes and of Blelloch's tree, and a look-back example, without a GPU
+// (--format json for tools/plot).
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include "bank_conflicts.hpp"
 #include "harness.hpp"
+#include "options.hpp"
 #include "scan.hpp"
 #include "scan_reference.hpp"
 
@@ -79,83 +79,15 @@ int run(const ChapterCli& cli, const ScanOptions& options, const std::optional<L
 int main(int argc, char** argv) {
   return run_main(argv[0], [&] {
     ChapterCli cli(kChapter, describe(scan_stages<WrappingAdd>()));
-    std::string type = "int32", scan = "exclusive";
-    int nt = 128;
-    std::vector<int> vts = {8, 7};
-    bool analyze = false, ticket_first = false, scalar_transpose = false, vector_transpose = false;
-    ScanOptions options;
-    CLI::App& app = cli.app();
-    app.add_option("--type", type, "Element type: int32 (added as uint32, wrapping) or float32")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"int32", "float32"}));
-    app.add_option("--scan", scan, "exclusive or inclusive (the CUB row follows)")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"exclusive", "inclusive"}));
-    const std::string single_pass_tile = describe(single_pass<WrappingAdd>().shape);
-    CLI::Option* nt_given =
-        app.add_option(
-               "--nt", nt,
-               "Threads per block: of --analyze's tile, or with --vt of the single-pass stage's (default there: " +
-                   single_pass_tile + ")")
-            ->capture_default_str()
-            ->transform(decimal_in(32, 1024))
-            ->excludes(cli.option("--sweep"));
-    CLI::Option* vt_given =
-        app.add_option("--vt", vts,
-                       "Values per thread: one or more for --analyze, or one with --nt for the single-pass stage")
-            ->capture_default_str()
-            ->transform(decimal_in(1, 32))
-            ->excludes(cli.option("--sweep"));
-    app.add_option("--backoff-ns", options.backoff_ns,
-                   "Single pass, look-back: the first back-off sleep in ns while a predecessor has published nothing, "
-                   "doubling up to 8x (0: spin)")
-        ->capture_default_str()
-        ->transform(decimal_in(0, 100000));
-    app.add_option("--first-poll-ns", options.first_poll_ns,
-                   "Single pass, look-back: sleep this long after publishing the tile's aggregate, before the first "
-                   "poll (0: poll at once)")
-        ->capture_default_str()
-        ->transform(decimal_in(0, 100000));
-    cli.add_flag("--ticket-first", ticket_first, "Single pass: draw the ticket before loading (no speculative load)");
-    cli.add_flag("--scalar-transpose", scalar_transpose,
-                 "Reduce-then-scan stages: 32-bit shared accesses on the transposes' thread-order side (volatile), "
-                 "as Baxter's talk counts them, instead of the compiler's 128-bit ones at VT = 8");
-    cli.add_flag("--vector-transpose", vector_transpose,
-                 "Single pass, tiles with VT a multiple of 4: explicit 128-bit shared accesses on the transposes' "
-                 "thread-order side");
-    CLI::Option* analyze_flag = cli.add_flag(
-        "--analyze", analyze,
-        "Print the bank conflicts of the transposes (for --nt and --vt) and of Blelloch's tree, and a look-back "
-        "example, as a table or (--format json) for tools/plot; needs no GPU");
-    for (const char* name : {"--stage", "--type", "--scan", "--sweep", "--backoff-ns", "--first-poll-ns",
-                             "--ticket-first", "--scalar-transpose", "--vector-transpose", "--output", "--compact",
-                             "--n", "--reps", "--warmup", "--seed", "--warm-cache", "--flush", "--device"})
-      analyze_flag->excludes(cli.option(name));
+    ChapterOptions options;
+    add_chapter_options(cli, options);
     if (auto exit_code = cli.parse(argc, argv)) return *exit_code;
-
-    std::optional<LaunchShape> tile;
-    try {
-      if (analyze) {
-        const Format format = cli.options().format;
-        if (format != Format::table && format != Format::json)
-          throw std::invalid_argument(std::string("--format ") + to_string(format) +
-                                      ": --analyze prints table or json");
-        std::cout << (format == Format::json ? analysis_json(nt, vts) : bank_conflict_table(nt, vts));
-        return static_cast<int>(kExitOk);
-      }
-      if (nt_given->count() + vt_given->count() > 0) {
-        if (nt_given->count() == 0 || vts.size() != 1) throw std::invalid_argument("give both, one value each");
-        tile = LaunchShape{nt, vts.front()};
-        std::vector<ScanStage<WrappingAdd>> stages = scan_stages<WrappingAdd>();
-        set_tile(stages, *tile);  // refuses a tile the single pass does not compile, before the GPU opens
-      }
-    } catch (const std::invalid_argument& error) {
-      throw UsageError(analyze ? std::string(error.what()) : std::string("--nt, --vt: ") + error.what());
+    if (options.analyze) {
+      std::cout << analysis(cli, options);
+      return static_cast<int>(kExitOk);
     }
-    options.kind = scan == "inclusive" ? ScanKind::inclusive : ScanKind::exclusive;
-    options.speculative = !ticket_first;
-    options.scalar_transpose = scalar_transpose;
-    options.vector_transpose = vector_transpose;
-    return type == "float32" ? run<FloatAdd>(cli, options, tile) : run<WrappingAdd>(cli, options, tile);
+    const std::optional<LaunchShape> tile = single_pass_tile(cli, options);
+    const ScanOptions scan = scan_options(options);
+    return options.type == "float32" ? run<FloatAdd>(cli, scan, tile) : run<WrappingAdd>(cli, scan, tile);
   });
 }
