@@ -18,13 +18,10 @@
 
 namespace stepwise {
 
-/// Loads the tile of @p count (<= NT*VT) items at @p base into registers in thread order:
-/// afterwards thread t holds items t*VT .. t*VT + VT-1. Global loads are strided; the
-/// transpose goes through @p shared (NT*VT values). Items past @p count read as @p fill.
-/// Two __syncthreads: @p shared is free again on return.
+/// Strided, coalesced loads of the tile of @p count (<= NT*VT) items at @p base: thread t's
+/// x[i] is item i*NT + t (each warp-wide load one line). Items past @p count read as @p fill.
 template <int NT, int VT, class T>
-__device__ __forceinline__ void load_thread_order(const T* in, std::size_t base, int count, T fill, T (&x)[VT],
-                                                  T* shared) {
+__device__ __forceinline__ void load_strided(const T* in, std::size_t base, int count, T fill, T (&x)[VT]) {
   const int t = threadIdx.x;
   if (count == NT * VT) {
 #pragma unroll
@@ -36,22 +33,37 @@ __device__ __forceinline__ void load_thread_order(const T* in, std::size_t base,
       x[i] = slot < count ? in[base + slot] : fill;
     }
   }
+}
+
+/// Stores strided registers (as load_strided leaves them) to @p shared at the same positions,
+/// then a __syncthreads, so that any thread may read any item of the tile.
+template <int NT, int VT, class T>
+__device__ __forceinline__ void store_strided_shared(const T (&x)[VT], T* shared) {
+  const int t = threadIdx.x;
 #pragma unroll
   for (int i = 0; i < VT; ++i) shared[tile::strided_slot(i, t, NT)] = x[i];
   __syncthreads();
+}
+
+/// Loads the tile of @p count (<= NT*VT) items at @p base into registers in thread order:
+/// afterwards thread t holds items t*VT .. t*VT + VT-1. Global loads are strided; the
+/// transpose goes through @p shared (NT*VT values). Items past @p count read as @p fill.
+/// Two __syncthreads: @p shared is free again on return.
+template <int NT, int VT, class T>
+__device__ __forceinline__ void load_thread_order(const T* in, std::size_t base, int count, T fill, T (&x)[VT],
+                                                  T* shared) {
+  load_strided<NT, VT>(in, base, count, fill, x);
+  store_strided_shared<NT, VT>(x, shared);
 #pragma unroll
-  for (int i = 0; i < VT; ++i) x[i] = shared[tile::thread_order_slot(t, i, VT)];
+  for (int i = 0; i < VT; ++i) x[i] = shared[tile::thread_order_slot(threadIdx.x, i, VT)];
   __syncthreads();
 }
 
-/// The inverse of load_thread_order: thread-order registers to shared memory (the same
-/// banks, the same conflicts), then strided, coalesced stores of the first @p count items.
+/// Strided, coalesced stores of the first @p count items of a tile held in @p shared (in tile
+/// order, after a __syncthreads), then a __syncthreads: @p shared is free again on return.
 template <int NT, int VT, class T>
-__device__ __forceinline__ void store_thread_order(T* out, std::size_t base, int count, const T (&x)[VT], T* shared) {
+__device__ __forceinline__ void store_strided_from_shared(T* out, std::size_t base, int count, const T* shared) {
   const int t = threadIdx.x;
-#pragma unroll
-  for (int i = 0; i < VT; ++i) shared[tile::thread_order_slot(t, i, VT)] = x[i];
-  __syncthreads();
   if (count == NT * VT) {
 #pragma unroll
     for (int i = 0; i < VT; ++i) out[base + tile::strided_slot(i, t, NT)] = shared[tile::strided_slot(i, t, NT)];
@@ -63,6 +75,16 @@ __device__ __forceinline__ void store_thread_order(T* out, std::size_t base, int
     }
   }
   __syncthreads();
+}
+
+/// The inverse of load_thread_order: thread-order registers to shared memory (the same
+/// banks, the same conflicts), then strided, coalesced stores of the first @p count items.
+template <int NT, int VT, class T>
+__device__ __forceinline__ void store_thread_order(T* out, std::size_t base, int count, const T (&x)[VT], T* shared) {
+#pragma unroll
+  for (int i = 0; i < VT; ++i) shared[tile::thread_order_slot(threadIdx.x, i, VT)] = x[i];
+  __syncthreads();
+  store_strided_from_shared<NT, VT>(out, base, count, shared);
 }
 
 /// Warp-striped loads: warp w owns the 32*VT consecutive items of its slice and loads them
@@ -100,17 +122,14 @@ __device__ __forceinline__ void warp_striped_to_thread_order(T (&x)[VT], T* shar
   __syncwarp();
 }
 
-/// The inverse: thread-order registers through the warp's slice, then warp-striped stores of
-/// the first @p count items of the tile.
+/// Warp-striped stores of the warp's slice of @p shared (the tile's items first .. first +
+/// 32*VT - 1, written in thread order and synced with __syncwarp) to the first @p count items
+/// of the tile at @p base, then a __syncwarp: the slice is free again on return.
 template <int NT, int VT, class T>
-__device__ __forceinline__ void store_thread_order_by_warp(T* out, std::size_t base, int count, const T (&x)[VT],
-                                                           T* shared) {
+__device__ __forceinline__ void store_warp_striped_from_slice(T* out, std::size_t base, int count, const T* shared) {
   const int lane = threadIdx.x % 32;
   const int first = tile::warp_slice_begin(threadIdx.x / 32, VT);
-  T* slice = shared + first;
-#pragma unroll
-  for (int i = 0; i < VT; ++i) slice[tile::thread_order_slot(lane, i, VT)] = x[i];
-  __syncwarp();
+  const T* slice = shared + first;
   if (count == NT * VT) {
 #pragma unroll
     for (int i = 0; i < VT; ++i)
@@ -123,6 +142,19 @@ __device__ __forceinline__ void store_thread_order_by_warp(T* out, std::size_t b
     }
   }
   __syncwarp();
+}
+
+/// The inverse of warp_striped_to_thread_order: thread-order registers through the warp's
+/// slice, then warp-striped stores of the first @p count items of the tile.
+template <int NT, int VT, class T>
+__device__ __forceinline__ void store_thread_order_by_warp(T* out, std::size_t base, int count, const T (&x)[VT],
+                                                           T* shared) {
+  const int lane = threadIdx.x % 32;
+  T* slice = shared + tile::warp_slice_begin(threadIdx.x / 32, VT);
+#pragma unroll
+  for (int i = 0; i < VT; ++i) slice[tile::thread_order_slot(lane, i, VT)] = x[i];
+  __syncwarp();
+  store_warp_striped_from_slice<NT, VT>(out, base, count, shared);
 }
 
 }  // namespace stepwise

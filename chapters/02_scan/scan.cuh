@@ -245,21 +245,9 @@ __device__ __forceinline__ void load_tile(const T* in, std::size_t base, int cou
   if constexpr (Access == ThreadOrderAccess::compiler) {
     load_thread_order<NT, VT>(in, base, count, fill, x, shared);
   } else {
-    const int t = threadIdx.x;
-    if (count == NT * VT) {
-#pragma unroll
-      for (int i = 0; i < VT; ++i) x[i] = in[base + tile::strided_slot(i, t, NT)];
-    } else {
-#pragma unroll
-      for (int i = 0; i < VT; ++i) {
-        const int slot = tile::strided_slot(i, t, NT);
-        x[i] = slot < count ? in[base + slot] : fill;
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < VT; ++i) shared[tile::strided_slot(i, t, NT)] = x[i];
-    __syncthreads();
-    read_thread_values<Access>(shared + tile::thread_order_slot(t, 0, VT), x);
+    load_strided<NT, VT>(in, base, count, fill, x);
+    store_strided_shared<NT, VT>(x, shared);
+    read_thread_values<Access>(shared + tile::thread_order_slot(threadIdx.x, 0, VT), x);
     __syncthreads();
   }
 }
@@ -270,20 +258,9 @@ __device__ __forceinline__ void store_tile(T* out, std::size_t base, int count, 
   if constexpr (Access == ThreadOrderAccess::compiler) {
     store_thread_order<NT, VT>(out, base, count, x, shared);
   } else {
-    const int t = threadIdx.x;
-    write_thread_values<Access>(shared + tile::thread_order_slot(t, 0, VT), x);
+    write_thread_values<Access>(shared + tile::thread_order_slot(threadIdx.x, 0, VT), x);
     __syncthreads();
-    if (count == NT * VT) {
-#pragma unroll
-      for (int i = 0; i < VT; ++i) out[base + tile::strided_slot(i, t, NT)] = shared[tile::strided_slot(i, t, NT)];
-    } else {
-#pragma unroll
-      for (int i = 0; i < VT; ++i) {
-        const int slot = tile::strided_slot(i, t, NT);
-        if (slot < count) out[base + slot] = shared[slot];
-      }
-    }
-    __syncthreads();
+    store_strided_from_shared<NT, VT>(out, base, count, shared);
   }
 }
 

@@ -81,23 +81,10 @@ __device__ __forceinline__ void store_by_warp(T* out, std::size_t base, int coun
   if constexpr (Access == ThreadOrderAccess::compiler) {
     store_thread_order_by_warp<NT, VT>(out, base, count, x, shared);
   } else {
-    const int lane = threadIdx.x % 32;
-    const int first = tile::warp_slice_begin(threadIdx.x / 32, VT);
-    T* slice = shared + first;
-    write_thread_values<Access>(slice + tile::thread_order_slot(lane, 0, VT), x);
+    T* slice = shared + tile::warp_slice_begin(threadIdx.x / 32, VT);
+    write_thread_values<Access>(slice + tile::thread_order_slot(threadIdx.x % 32, 0, VT), x);
     __syncwarp();
-    if (count == NT * VT) {
-#pragma unroll
-      for (int i = 0; i < VT; ++i)
-        out[base + first + tile::warp_striped_slot(i, lane)] = slice[tile::warp_striped_slot(i, lane)];
-    } else {
-#pragma unroll
-      for (int i = 0; i < VT; ++i) {
-        const int slot = tile::warp_striped_slot(i, lane);
-        if (first + slot < count) out[base + first + slot] = slice[slot];
-      }
-    }
-    __syncwarp();
+    store_warp_striped_from_slice<NT, VT>(out, base, count, shared);
   }
 }
 
