@@ -376,8 +376,8 @@ int ladder_load_wavefronts(int nt, int warp) {
 
 }  // namespace
 
-// The README's Nsight Compute counters (n = 16Mi int32, first launch of each kernel of the
-// reduce-then-scan stages, 128 x 8 and 128 x 7 tiles; the compiler reads and writes the
+// The README's Nsight Compute counters (NVIDIA H100, 2026-11-23; n = 16Mi int32, first launch of
+// each kernel of the reduce-then-scan stages, 128 x 8 and 128 x 7 tiles; the compiler reads and writes the
 // thread-order side of VT = 8 with LDS.128 / STS.128, VT = 7 with LDS / STS).
 TEST_CASE("bank model against the README's counters: 2-way 128-bit accesses, not 8-way 32-bit ones") {
   constexpr long long n = 1LL << 24;
@@ -396,8 +396,8 @@ TEST_CASE("bank model against the README's counters: 2-way 128-bit accesses, not
   CHECK(ladder == 61);  // 15.25 per warp: warp 0 skips the two widest steps, warp 1 the widest
   const long long per_tile_vt8 = 4 * (transpose_cost(128, 8, 4).wavefronts + 8) + ladder;
   const long long per_tile_vt7 = 4 * (transpose_cost(128, 7, 1).wavefronts + 7) + ladder;
-  const double measured_vt8 = 2572303.0;  // the README's table
-  const double measured_vt7 = 2190816.0;
+  const double measured_vt8 = 2572288.0;  // the README's table
+  const double measured_vt7 = 2190833.0;
   CHECK(tiles_vt8 * per_tile_vt8 == 2572288);
   CHECK(tiles_vt7 * per_tile_vt7 == 2190825);  // the last tile is partial: it skips a few of the store's reads
   CHECK(std::abs(static_cast<double>(tiles_vt8 * per_tile_vt8) - measured_vt8) / measured_vt8 < 1e-5);

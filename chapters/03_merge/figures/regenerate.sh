@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Chapter 03's measurements and figures, from the repository root:
+#   chapters/03_merge/figures/regenerate.sh gpu  [bin-dir] [report-dir]   on a GPU: the README's tables, the sweeps
+#                                                                         and the ncu counters (about 8 minutes on an H100)
+#   chapters/03_merge/figures/regenerate.sh plot [report-dir]             anywhere with matplotlib: every figure
+# bin-dir defaults to build/bin, report-dir to build/reports/03 (neither is committed).
+set -euo pipefail
+usage="usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir]"
+mode=${1:?$usage}
+figures=chapters/03_merge/figures
+case "$mode" in
+  gpu)
+    bin=${2:-build/bin}
+    reports=${3:-build/reports/03}
+    mkdir -p "$reports"
+    merge="$bin/chapter_03_merge"
+    table() {  # table NAME chapter-arguments...: the markdown table and the JSON report of one run
+      local name=$1
+      shift
+      "$merge" "$@" --format json --output "$reports/$name.json" > "$reports/$name.txt"
+      "$merge" "$@" --format markdown --output "$reports/$name.md" > /dev/null
+    }
+    # The README's tables: merge (keys, pairs, int64, small, skewed), sorted search, load-balancing search.
+    table merge
+    table merge-pairs --pairs
+    table merge-int64 --type int64
+    "$merge" --na 2^20 --nb 2^20 --reps 50 --format markdown --output "$reports/merge-small.md" > /dev/null
+    "$merge" --na 2^17 --nb 131072000 --format markdown --output "$reports/merge-skew.md" > /dev/null
+    table search --problem search
+    "$merge" --problem search --bound upper --format markdown --output "$reports/search-upper.md" > /dev/null
+    table lbs --problem lbs
+    "$merge" --problem lbs --distribution duplicates --format markdown --output "$reports/lbs-duplicates.md" > /dev/null
+    # Every launch shape of the tiled stages, at 2^26 (the JSON keeps every point, for the heat maps).
+    "$merge" --n 2^26 --sweep --stage 3 --stage 4 --stage lib --reps 10 --format json --output "$reports/sweep-merge.json" > /dev/null
+    "$merge" --n 2^26 --pairs --sweep --stage 4 --stage lib --reps 10 --format json \
+      --output "$reports/sweep-merge-pairs.json" > /dev/null
+    "$merge" --n 2^26 --problem search --sweep --stage 2 --stage lib --reps 10 --format json \
+      --output "$reports/sweep-search.json" > /dev/null
+    "$merge" --n 2^26 --problem lbs --sweep --stage 2 --stage lib --reps 10 --format json \
+      --output "$reports/sweep-lbs.json" > /dev/null
+    # Nsight Compute at 2^26, the first launches of each stage's kernels (its check before timing).
+    profile() {  # profile NAME KERNEL-REGEX LAUNCHES METRICS chapter-arguments...
+      local name=$1 kernels=$2 launches=$3 metrics=$4
+      shift 4
+      ncu --clock-control none --metrics "$metrics" -k "regex:$kernels" -c "$launches" --csv \
+        --log-file "$reports/ncu_$name.csv" "$merge" --n 2^26 --reps 1 --warmup 0 "$@" > /dev/null
+    }
+    loads=l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__inst_executed_op_global_ld.sum
+    loads+=,dram__bytes_read.sum,gpu__time_duration.sum
+    stores=l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
+    stores+=,gpu__time_duration.sum
+    banks=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+    banks+=,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
+    kernels=gpu__time_duration.sum,lts__t_sector_hit_rate.pct,smsp__inst_executed_op_global_ld.sum
+    kernels+=,smsp__inst_executed_op_global_st.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed
+    kernels+=,sm__warps_active.avg.pct_of_peak_sustained_active
+    profile stage1_loads merge_by_rank 1 "$loads" --stage 1
+    profile stage3_loads merge_tiles 1 "$loads" --stage 3
+    profile stage2_stores merge_per_thread 1 "$stores" --stage 2
+    profile stage3_stores merge_tiles 1 "$stores" --stage 3
+    profile stage4_stores merge_tiles_tuned 1 "$stores" --stage 4
+    profile stage3_banks merge_tiles 1 "$banks" --stage 3
+    profile stage4_banks merge_tiles_tuned 1 "$banks" --stage 4
+    profile stage3_kernels 'merge_path_partitions|merge_tiles' 2 "$kernels" --stage 3
+    profile stage4_kernels 'merge_path_partitions|merge_tiles_tuned' 2 "$kernels" --stage 4
+    profile cub_kernels 'device_partition_merge_path_kernel|device_merge_kernel' 2 "$kernels" --stage lib
+    profile search1_loads search_each 1 "$loads" --problem search --stage 1
+    profile search2_loads 'merge_path_partitions|search_tiles' 2 "$loads" --problem search --stage 2
+    ;;
+  plot)
+    reports=${2:-build/reports/03}
+    for table in merge merge-pairs search lbs; do
+      tools/plot staircase "$reports/$table.json" -o "$figures/03_${table//-/_}_staircase.svg"
+      tools/plot bandwidth "$reports/$table.json" -o "$figures/03_${table//-/_}_bandwidth.svg"
+    done
+    tools/plot sweep "$reports/sweep-merge.json" --stage 4 -o "$figures/03_merge_sweep.svg"
+    tools/plot sweep "$reports/sweep-merge-pairs.json" --stage 4 -o "$figures/03_merge_pairs_sweep.svg"
+    ;;
+  *)
+    echo "$usage" >&2
+    exit 2
+    ;;
+esac
