@@ -129,9 +129,10 @@ int Session::run_stages(const std::vector<Runnable>& stages, Problem& problem) {
   report.chapter_name = cli_.chapter().name;
   report.chapter_title = cli_.chapter().title;
   report.device = device_;
-  report.n = options().n;
+  report.n = problem.reported_n(options().n);
   report.element_type = problem.element_type();
   report.bytes_moved = problem.bytes_moved();
+  report.flops = problem.flops();
   report.memcpy_gbps = memcpy_gbps();
   report.flush = options().flush;
   report.seed = options().seed;

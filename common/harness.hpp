@@ -27,6 +27,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -64,6 +65,12 @@ class Problem {
   virtual Check check_output() = 0;
   /// Recomputes the reference on the CPU (timed as the table's `cpu` row).
   virtual void run_cpu_reference() = 0;
+  /// The n of the report's header: @p option_n (--n) unless the problem's size comes from
+  /// elsewhere (a matrix, read from a file or generated, reports its nonzeros).
+  virtual std::uint64_t reported_n(std::uint64_t option_n) const { return option_n; }
+  /// Floating-point operations of one run (SpMV: 2 x nonzeros); 0, the default, leaves the
+  /// GFLOP/s column out of the table.
+  virtual double flops() const { return 0.0; }
 };
 
 /// One chapter run on one GPU: opens the device, measures the memcpy baseline, and runs

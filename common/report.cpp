@@ -29,6 +29,7 @@ void derive_columns(Report& report) {
     if (!row.time) continue;
     const double seconds = row.time->median_ms * 1e-3;
     row.gbps = report.bytes_moved / seconds / 1e9;
+    row.gflops = report.flops / seconds / 1e9;
     row.pct_memcpy = report.memcpy_gbps > 0 ? 100.0 * row.gbps / report.memcpy_gbps : 0.0;
     row.pct_peak = report.device.peak_gbps > 0 ? 100.0 * row.gbps / report.device.peak_gbps : 0.0;
     if (row.kind == RowKind::kernel) {
@@ -69,19 +70,23 @@ struct Column {
 };
 
 const std::vector<Column> kColumns = {
-    {"#", true},         {"stage", true},   {"shape", true},        {"time ms (median)", true}, {"GB/s", true},
-    {"% memcpy", false}, {"% peak", false}, {"step speedup", true}, {"total speedup", true},    {"check", false}};
+    {"#", true},       {"stage", true},     {"shape", true},   {"time ms (median)", true}, {"GB/s", true},
+    {"GFLOP/s", true}, {"% memcpy", false}, {"% peak", false}, {"step speedup", true},     {"total speedup", true},
+    {"check", false}};
+
+constexpr std::size_t kGflopsColumn = 5;  // shown only when the report counts flops
 
 // The cells of one row, in the order of kColumns.
 std::vector<std::string> cells(const ReportRow& row) {
   const bool gpu = row.kind != RowKind::cpu;
   const std::string shape = describe(row.shape);
-  if (!row.time) return {number_cell(row), row.name, shape, "-", "-", "-", "-", "-", "-", to_string(row.verdict)};
+  if (!row.time) return {number_cell(row), row.name, shape, "-", "-", "-", "-", "-", "-", "-", to_string(row.verdict)};
   return {number_cell(row),
           row.name,
           shape,
           format_fixed(row.time->median_ms, 4),
           format_fixed(row.gbps, 1),
+          format_fixed(row.gflops, 1),
           gpu ? format_fixed(row.pct_memcpy, 1) : "-",
           gpu ? format_fixed(row.pct_peak, 1) : "-",
           speedup(row.step_speedup),
@@ -89,10 +94,11 @@ std::vector<std::string> cells(const ReportRow& row) {
           to_string(row.verdict)};
 }
 
-std::vector<std::size_t> visible_columns(Columns columns) {
+std::vector<std::size_t> visible_columns(const Report& report, Columns columns) {
   std::vector<std::size_t> visible;
   for (std::size_t c = 0; c < kColumns.size(); ++c)
-    if (columns == Columns::full || kColumns[c].compact) visible.push_back(c);
+    if ((columns == Columns::full || kColumns[c].compact) && (c != kGflopsColumn || report.flops > 0))
+      visible.push_back(c);
   return visible;
 }
 
@@ -124,7 +130,7 @@ std::string footer(const Report& report, const std::string& prefix) {
 }
 
 std::string render_table(const Report& report, Columns columns) {
-  const std::vector<std::size_t> visible = visible_columns(columns);
+  const std::vector<std::size_t> visible = visible_columns(report, columns);
   std::vector<std::vector<std::string>> grid(1);
   for (std::size_t c : visible) grid[0].push_back(kColumns[c].title);
   for (const ReportRow& row : report.rows) {
@@ -151,7 +157,7 @@ std::string render_table(const Report& report, Columns columns) {
 }
 
 std::string render_markdown(const Report& report, Columns columns) {
-  const std::vector<std::size_t> visible = visible_columns(columns);
+  const std::vector<std::size_t> visible = visible_columns(report, columns);
   std::ostringstream out;
   out << "`" << header_line(report) << "`\n\n|";
   for (std::size_t c : visible) out << " " << kColumns[c].title << " |";
@@ -189,7 +195,8 @@ std::string csv_field(const std::string& text) {
 std::string render_csv(const Report& report) {
   std::ostringstream out;
   out << "number,kind,stage,threads,items,blocks_per_sm,median_ms,min_ms,max_ms,gbps,pct_memcpy,pct_peak,"
-         "step_speedup,total_speedup,check,seed,command\n";
+         "step_speedup,total_speedup,check,seed,command"
+      << (report.flops > 0 ? ",gflops" : "") << "\n";
   for (const ReportRow& row : report.rows) {
     const bool timed = row.time.has_value();
     out << row.number << "," << to_string(row.kind) << "," << csv_field(row.name) << "," << row.shape.threads << ","
@@ -199,7 +206,9 @@ std::string render_csv(const Report& report) {
         << csv_number(timed, row.pct_memcpy) << "," << csv_number(timed, row.pct_peak) << ","
         << csv_number(row.step_speedup.has_value(), row.step_speedup.value_or(0)) << ","
         << csv_number(row.total_speedup.has_value(), row.total_speedup.value_or(0)) << "," << to_string(row.verdict)
-        << "," << report.seed << "," << csv_field(report.command) << "\n";
+        << "," << report.seed << "," << csv_field(report.command);
+    if (report.flops > 0) out << "," << csv_number(timed, row.gflops);
+    out << "\n";
   }
   return out.str();
 }
@@ -240,6 +249,7 @@ std::string render_json(const Report& report) {
                             {"step_speedup", optional_json(row.step_speedup)},
                             {"total_speedup", optional_json(row.total_speedup)}};
     put_time(entry, row.time, report.bytes_moved);
+    entry["gflops"] = row.time && report.flops > 0 ? nlohmann::json(row.gflops) : nlohmann::json(nullptr);
     entry["pct_memcpy"] = row.time ? nlohmann::json(row.pct_memcpy) : nlohmann::json(nullptr);
     entry["pct_peak"] = row.time ? nlohmann::json(row.pct_peak) : nlohmann::json(nullptr);
     nlohmann::json sweep = nlohmann::json::array();
@@ -270,6 +280,7 @@ std::string render_json(const Report& report) {
       {"n", report.n},
       {"element_type", report.element_type},
       {"bytes_moved", report.bytes_moved},
+      {"flops", report.flops},
       {"memcpy_gbps", report.memcpy_gbps},
       {"flush", report.flush},
       {"l2_flushed", report.flush != "none"},

@@ -33,6 +33,7 @@ struct ReportRow {
   LaunchShape shape;                ///< the shape this row ran with (the best one, after a sweep)
   std::optional<TimingStats> time;  ///< absent when the stage failed before timing
   double gbps = 0.0;
+  double gflops = 0.0;  ///< the report's flops / time (0 when it counts none)
   double pct_memcpy = 0.0;
   double pct_peak = 0.0;
   std::optional<double> step_speedup;   ///< previous kernel row's time / this time
@@ -51,6 +52,7 @@ struct Report {
   std::uint64_t n = 0;
   std::string element_type;
   double bytes_moved = 0.0;
+  double flops = 0.0;  ///< floating-point operations of one run; 0: no GFLOP/s column
   double memcpy_gbps = 0.0;
   std::string flush = "read";  ///< how L2 was emptied before each repetition: read, write or none
   std::uint64_t seed = 0;
@@ -61,7 +63,7 @@ struct Report {
   std::vector<ReportRow> rows;
 };
 
-/// Fills in GB/s, % of memcpy, % of peak and the speedup columns from the timings.
+/// Fills in GB/s, GFLOP/s, % of memcpy, % of peak and the speedup columns from the timings.
 void derive_columns(Report& report);
 
 /// Which columns the table and markdown forms show.

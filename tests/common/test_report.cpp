@@ -188,3 +188,26 @@ TEST_CASE("a warm run says so in the header") {
   CHECK(render(report, Format::table).find("L2 warm") != std::string::npos);
   CHECK(nlohmann::json::parse(render(report, Format::json))["l2_flushed"] == false);
 }
+
+TEST_CASE("a report that counts flops gets a GFLOP/s column in every form; one that does not, none") {
+  Report plain = sample_report();
+  CHECK(render(plain, Format::table).find("GFLOP/s") == std::string::npos);
+  CHECK(render(plain, Format::csv).find("gflops") == std::string::npos);
+  CHECK(nlohmann::json::parse(render(plain, Format::json))["rows"][0]["gflops"].is_null());
+
+  Report counted = sample_report();
+  counted.flops = 3e9;  // 3 GFLOP: the 4 ms row does 750 GFLOP/s, the 1 ms row 3000
+  derive_columns(counted);
+  CHECK(counted.rows[0].gflops == doctest::Approx(750.0));
+  CHECK(counted.rows[1].gflops == doctest::Approx(3000.0));
+  const std::string table = render(counted, Format::table);
+  CHECK(table.find("GFLOP/s") != std::string::npos);
+  CHECK(table.find("750.0") != std::string::npos);
+  CHECK(render(counted, Format::markdown, Columns::compact).find("| GFLOP/s |") != std::string::npos);
+  const std::string csv = render(counted, Format::csv);
+  CHECK(csv.substr(0, csv.find('\n')).find(",gflops") != std::string::npos);
+  const nlohmann::json json = nlohmann::json::parse(render(counted, Format::json));
+  CHECK(json["flops"].get<double>() == doctest::Approx(3e9));
+  CHECK(json["rows"][1]["gflops"].get<double>() == doctest::Approx(3000.0));
+  CHECK(json["rows"][2]["gflops"].is_null());  // the failed row has no time
+}

@@ -172,3 +172,28 @@ class CommandLine(FigureTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@needs_matplotlib
+class Compare(FigureTest):
+    def with_gflops(self, document, flops):
+        for row in document["rows"]:
+            row["gflops"] = flops / (row["median_ms"] * 1e-3) / 1e9 if row.get("median_ms") else None
+        return document
+
+    def test_one_group_per_input_one_bar_per_stage(self):
+        first = self.path("a.json", self.with_gflops(fixtures.scan(), 2e9))
+        second = self.path("b.json", self.with_gflops(fixtures.scan(), 4e9))
+        texts = self.draw("compare", first, second, "--labels", "banded,random")
+        self.assertDrawn(texts, "banded", "random", "1 hillis-steele", "lib cub", "GFLOP/s",
+                         "Chapter 02 scan: GFLOP/s of each stage on each input")
+
+    def test_gbps_and_a_failed_stage(self):
+        texts = self.draw("compare", self.path("a.json", fixtures.scan(fail_stage=3)), "--metric", "gbps")
+        self.assertDrawn(texts, "GB/s", "FAIL 3 rts-vt8")
+
+    def test_labels_must_match_the_runs(self):
+        code, errors = plot("compare", self.path("a.json", fixtures.scan()), "--labels", "x,y", "-o",
+                            self.path("figure.svg"))
+        self.assertEqual(code, 2)
+        self.assertIn("--labels names 2 groups for 1 runs", errors)

@@ -3,7 +3,7 @@ import argparse
 import importlib
 import sys
 
-from .report import ReportError, read_one, read_series
+from .report import ReportError, read_file, read_one, read_series
 
 INSTALL_HINT = ("tools/plot needs matplotlib: sudo apt-get install python3-matplotlib (Debian/Ubuntu) "
                 "or python3 -m pip install matplotlib")
@@ -54,6 +54,19 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--metric", choices=("gbps", "time"), default="gbps", help="cell color (default: gbps)")
     _common(sweep, single=True)
 
+    compare = commands.add_parser("compare", help="one group of bars per run (per input), one bar per stage")
+    compare.add_argument("reports", nargs="+", metavar="REPORT.json",
+                         help="runs of one chapter on different inputs (files, or JSON arrays of runs)")
+    compare.add_argument("--metric", choices=("gflops", "gbps"), default="gflops",
+                         help="what the bars show (default: gflops)")
+    compare.add_argument("--labels", metavar="A,B,...",
+                         help="the groups' names, comma-separated, one per run (default: each run's element type)")
+    _common(compare, single=False)
+
+    surface = commands.add_parser("surface", help="heat map of a --surface run: speedup by keys per warp and stage")
+    surface.add_argument("report", metavar="SURFACE.json", help="a chapter's --surface --format json output")
+    _common(surface, single=False)
+
     analysis = commands.add_parser("analysis", help="a diagram from a chapter's --analyze --format json output")
     analysis.add_argument("report", metavar="ANALYSIS.json", help="a chapter's --analyze --format json output")
     analysis.add_argument("--figure", metavar="NAME",
@@ -64,14 +77,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _figure(args: argparse.Namespace):
     """Draw the figure the arguments ask for; returns it with its title as plain text."""
-    from . import bandwidth, scaling, staircase, sweep
+    from . import bandwidth, compare, scaling, staircase, sweep
 
+    if args.command == "compare":
+        reports = [report for path in args.reports for report in read_file(path)]
+        labels = args.labels.split(",") if args.labels else None
+        figure = compare.draw(reports, args.metric, labels, args.title, args.subtitle)
+        return figure, compare.default_title(reports[0], args.metric)
     if args.command == "time-vs-n":
         reports = read_series(args.reports)
         figure = scaling.draw(reports, args.metric, args.title, args.subtitle)
         return figure, scaling.default_title(reports[0], args.metric)
     if args.command == "analysis":
         return _analysis_figure(args)
+    if args.command == "surface":
+        from . import surface
+        from .report import read_json
+
+        document = read_json(args.report)
+        return surface.draw(document, args.report, args.title, args.subtitle), surface.default_title(document)
     report = read_one(args.report, args.run)
     if args.command == "staircase":
         return staircase.draw(report, args.title, args.subtitle), staircase.default_title(report)

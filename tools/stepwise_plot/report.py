@@ -62,6 +62,7 @@ class Row:
     gbps: Optional[float]
     pct_memcpy: Optional[float]
     sweep: List[SweepPoint] = field(default_factory=list)
+    gflops: Optional[float] = None
 
     @property
     def failed(self) -> bool:
@@ -167,6 +168,7 @@ def _row(document: dict, where: str) -> Row:
         gbps=_number(document.get("gbps"), f"{where}.gbps"),
         pct_memcpy=_number(document.get("pct_memcpy"), f"{where}.pct_memcpy"),
         sweep=[_sweep_point(point, f"{where}.sweep[{i}]") for i, point in enumerate(sweep)],
+        gflops=_number(document.get("gflops"), f"{where}.gflops"),
     )
 
 

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Chapter 04's measurements and figures, from the repository root:
+#   chapters/04_spmv/figures/regenerate.sh gpu  [bin-dir] [report-dir]   on a GPU: the README's tables, the sweeps
+#                                                                        and the ncu counters (about 6 minutes on an H100)
+#   chapters/04_spmv/figures/regenerate.sh plot [report-dir]             anywhere with matplotlib: every figure
+# bin-dir defaults to build/bin, report-dir to build/reports/04 (neither is committed).
+set -euo pipefail
+usage="usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir]"
+mode=${1:?$usage}
+figures=chapters/04_spmv/figures
+# The matrices of the tables, 4Mi rows each (name and --matrix).
+matrices=(
+  "banded27 stencil27:128x128x256"
+  "stencil5 stencil5:2048x2048"
+  "uniform16 uniform:4194304:16"
+  "rmat16 rmat:22:16"
+  "uniform8 uniform:4194304:8"
+  "uniform8wide uniform:4194304x16777216:8"
+  "hugerow huge-row:4194304:8:16777216"
+)
+case "$mode" in
+  gpu)
+    bin=${2:-build/bin}
+    reports=${3:-build/reports/04}
+    mkdir -p "$reports"
+    spmv="$bin/chapter_04_spmv"
+    for entry in "${matrices[@]}"; do
+      read -r name matrix <<< "$entry"
+      "$spmv" --matrix "$matrix" --format json --output "$reports/$name.json" > "$reports/$name.txt"
+      "$spmv" --matrix "$matrix" --analyze > "$reports/${name}_analyze.txt"
+    done
+    for name in banded27 uniform16 rmat16; do
+      matrix=$(printf '%s\n' "${matrices[@]}" | awk -v n=$name '$1 == n { print $2 }')
+      "$spmv" --matrix "$matrix" --type float64 --format json --output "$reports/${name}_f64.json" > "$reports/${name}_f64.txt"
+      # Every launch shape of the stages that have one (the JSON keeps every point).
+      "$spmv" --matrix "$matrix" --sweep --stage 3 --stage 4 --stage 5 --reps 10 --format json \
+        --output "$reports/${name}_sweep.json" > /dev/null
+    done
+    # Nsight Compute: the first launch of each stage's kernel (its check, before timing).
+    profile() {  # profile NAME KERNEL-REGEX METRICS chapter-arguments...
+      local name=$1 kernels=$2 metrics=$3
+      shift 3
+      ncu --clock-control none --metrics "$metrics" -k "regex:$kernels" -c 1 --csv \
+        --log-file "$reports/ncu_$name.csv" "$spmv" --reps 1 --warmup 0 "$@" > /dev/null
+    }
+    loads=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+    loads+=,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,dram__bytes_read.sum,gpu__time_duration.sum
+    lanes=smsp__thread_inst_executed_per_inst_executed.ratio,sm__warps_active.avg.pct_of_peak_sustained_active
+    lanes+=,gpu__time_duration.sum
+    shared=l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+    shared+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__t_sector_hit_rate.pct
+    shared+=,gpu__time_duration.sum
+    for entry in "banded27 stencil27:128x128x256" "uniform16 uniform:4194304:16" "rmat16 rmat:22:16"; do
+      read -r name matrix <<< "$entry"
+      profile "${name}_scalar" spmv_row_per_thread "$loads,$lanes" --matrix "$matrix" --stage 1
+      profile "${name}_shared_cache" spmv_shared_slice "$shared,$loads" --matrix "$matrix" --stage 2
+      profile "${name}_vector" spmv_lanes_per_row "$loads,$lanes" --matrix "$matrix" --stage 3
+      profile "${name}_merge" spmv_merge_tiles "$loads,$lanes,$shared" --matrix "$matrix" --stage 4
+      profile "${name}_tuned" 'spmv_lanes_unrolled|spmv_merge_tiles_streaming' "$loads,$lanes,$shared" \
+        --matrix "$matrix" --stage 5
+      ncu --clock-control none --metrics "$loads,$lanes" -c 8 --csv --log-file "$reports/ncu_${name}_cusparse.csv" \
+        "$spmv" --reps 1 --warmup 0 --matrix "$matrix" --stage lib > /dev/null
+    done
+    ;;
+  plot)
+    reports=${2:-build/reports/04}
+    tools/plot compare "$reports"/{banded27,stencil5,uniform16,rmat16,hugerow}.json \
+      --labels "banded 27-point,2-D 5-point,uniform 16,R-MAT 16,one huge row" -o "$figures/04_gflops.svg"
+    tools/plot compare "$reports"/{banded27,uniform16,rmat16}_f64.json \
+      --labels "banded 27-point,uniform 16,R-MAT 16" -o "$figures/04_gflops_float64.svg"
+    for name in banded27 uniform16 rmat16; do
+      tools/plot staircase "$reports/$name.json" -o "$figures/04_${name}_staircase.svg"
+    done
+    tools/plot sweep "$reports/uniform16_sweep.json" --all -o "$figures/04_uniform16_sweep.svg"
+    ;;
+  *)
+    echo "$usage" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,116 @@
+/// @file matrix.hpp
+/// Chapter 04's matrices: the CSR format, the seeded generators, the Matrix Market reader and
+/// the CPU reference. Host code only (no CUDA header): the CPU tests and --analyze use it all.
+///
+/// CSR (compressed sparse row), the lecture's 4 x 4 example with its empty row 1:
+///
+///     | 3 0 1 0 |     values  = {3, 1, 2, 4, 1, 1, 1}   (the lecture's Av)
+///     | 0 0 0 0 |     columns = {0, 2, 1, 2, 3, 0, 3}   (Aj)
+///     | 0 2 4 1 |     offsets = {0, 2, 2, 5, 7}          (Ap: row r is [offsets[r], offsets[r+1]))
+///     | 1 0 0 1 |
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace stepwise::spmv {
+
+/// A sparse matrix in CSR form with 32-bit indices (cuSPARSE's CUSPARSE_INDEX_32I): at most
+/// 2^31 - 1 rows, columns and nonzeros. Within a row the columns are strictly increasing
+/// (duplicates of a file are summed). Values are held in double; every generator draws values
+/// that are exact in float, so a float32 run multiplies the very same matrix.
+struct CsrMatrix {
+  std::int32_t rows = 0;
+  std::int32_t cols = 0;
+  std::vector<std::int32_t> offsets;  ///< rows + 1 entries, offsets[0] = 0, offsets[rows] = nnz
+  std::vector<std::int32_t> columns;  ///< nnz entries
+  std::vector<double> values;         ///< nnz entries
+  std::string description;  ///< one line for the report: `stencil27 128x128x256`, `file.mtx (symmetric, expanded)`
+
+  std::size_t nnz() const { return columns.size(); }
+  /// Number of nonzeros of row @p row.
+  std::int32_t row_length(std::int32_t row) const { return offsets[row + 1] - offsets[row]; }
+};
+
+/// Checks the CSR invariants (sizes, offsets non-decreasing from 0 to nnz, columns in range and
+/// strictly increasing within each row).
+/// @throws std::invalid_argument naming the first violation.
+void validate(const CsrMatrix& matrix);
+
+/// A bad --matrix specification or a bad Matrix Market file: one line naming the spec, or the
+/// file and line (`bad.mtx:7: row index 0 out of range [1, 4]`). Main turns it into exit code 2.
+class MatrixError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The generator names --matrix accepts, with their arguments, for --help:
+/// `stencil5:NXxNY`, `stencil27:NXxNYxNZ`, `uniform:ROWS[xCOLS]:K`, `rmat:SCALE:EDGES_PER_ROW`,
+/// `huge-row:ROWS:K:LONG`, `lecture`.
+const std::vector<std::string>& generator_synopses();
+
+/// True when @p spec names a generator (`NAME` or `NAME:ARGS` with a known NAME), false when it
+/// is to be read as a file.
+bool is_generator_spec(const std::string& spec);
+
+/// The matrix a generator spec describes, reproducible from @p seed (the same spec and seed give
+/// the same matrix on any machine and with any number of threads):
+/// - `lecture`: the lecture's 4 x 4 example above;
+/// - `stencil5:NXxNY`: the 2-D 5-point Laplacian on an NX x NY grid (4 on the diagonal, -1 for
+///   each neighbour), NX * NY rows;
+/// - `stencil27:NXxNYxNZ`: the 3-D 27-point stencil (26 on the diagonal, -1 for each neighbour);
+/// - `uniform:ROWS[xCOLS]:K`: K distinct random columns in every row (COLS defaults to ROWS),
+///   values uniform in [-1, 1);
+/// - `rmat:SCALE:EDGES_PER_ROW`: an R-MAT power-law graph with the Graph500 parameters
+///   (a, b, c, d) = (0.57, 0.19, 0.19, 0.05): 2^SCALE rows and columns, EDGES_PER_ROW x 2^SCALE
+///   edges drawn, vertex labels randomly permuted (as Graph500 does), duplicate edges merged;
+///   values uniform in [-1, 1);
+/// - `huge-row:ROWS:K:LONG`: `uniform:ROWS:K` plus one row (the middle one) holding LONG distinct
+///   nonzeros; the matrix has max(ROWS, LONG) columns.
+/// @throws MatrixError for an unknown name, a malformed or out-of-range argument, or a matrix
+///   above the 32-bit limits.
+CsrMatrix generate_matrix(const std::string& spec, std::uint64_t seed);
+
+/// How read_matrix_market gave values to a `pattern` file: every stored entry is 1.0 (the
+/// adjacency matrix the file stands for).
+inline constexpr double kPatternValue = 1.0;
+
+/// Reads a Matrix Market file: `%%MatrixMarket matrix coordinate` with field `real`, `integer`
+/// or `pattern` and symmetry `general`, `symmetric` or `skew-symmetric` (the stored triangle is
+/// mirrored to both: a_ji = a_ij, or -a_ij for skew; diagonal entries once). Comment lines (`%`)
+/// and blank lines are skipped; duplicate entries are summed. Fast enough for files of tens of
+/// millions of entries (the whole file is read at once and parsed without iostreams).
+/// @throws MatrixError with `PATH:LINE: what` for a missing or unreadable file, a wrong banner
+///   (array format, complex field, hermitian symmetry, unknown words), a bad size line, an index
+///   out of range or zero, a value that is not a number, an entry off the stored triangle of a
+///   symmetric file, too few or too many entries, trailing garbage, or a matrix above the
+///   32-bit limits.
+CsrMatrix read_matrix_market(const std::string& path);
+
+/// generate_matrix for a generator spec, read_matrix_market otherwise.
+CsrMatrix load_matrix(const std::string& spec, std::uint64_t seed);
+
+/// The x vector of a run: @p count values uniform in [-1, 1), exact in float, never all equal.
+std::vector<double> make_x(std::size_t count, std::uint64_t seed);
+
+/// The CPU reference y = A x in double, from the matrix and x as element type T sees them
+/// (each value and each x rounded to T first, then multiplied and summed in double), and the
+/// error scale of each row: (row length + 2) x sum_j |a_rj x_j| (see tolerance()).
+template <class T>
+void spmv_reference(const CsrMatrix& matrix, const std::vector<double>& x, std::vector<double>& y,
+                    std::vector<double>* scale = nullptr);
+
+/// The tolerance a stage's y must meet against the reference: |y_r - want_r| <= tolerance x
+/// scale_r with scale_r = (len_r + 2) sum_j |a_rj x_j|. A sum of len terms in any order, each
+/// product rounded once, is within (len + 1) u sum |terms| of the exact sum (u the unit roundoff,
+/// 2^-24 float, 2^-53 double), plus u for y's own rounding: so the tolerance is u itself, for
+/// every summation order a stage may use (sequential, shuffle tree, carries across tiles).
+template <class T>
+constexpr double tolerance() {
+  return sizeof(T) == 4 ? 1.0 / (1 << 24) : 1.0 / 9007199254740992.0;
+}
+
+}  // namespace stepwise::spmv

@@ -1,0 +1,103 @@
+#include "problem.hpp"
+
+#include <algorithm>
+
+#include "analysis.hpp"
+#include "report.hpp"
+#include "sizes.hpp"
+#include "verify.hpp"
+
+namespace stepwise::spmv {
+namespace {
+
+template <class T>
+std::vector<T> converted(const std::vector<double>& values) {
+  return std::vector<T>(values.begin(), values.end());
+}
+
+std::int32_t longest_row(const CsrMatrix& matrix) {
+  std::int32_t longest = 0;
+  for (std::int32_t row = 0; row < matrix.rows; ++row) longest = std::max(longest, matrix.row_length(row));
+  return longest;
+}
+
+}  // namespace
+
+double device_bytes_needed(const CsrMatrix& matrix, std::size_t value_bytes) {
+  const double nnz = static_cast<double>(matrix.nnz());
+  const double items = nnz + matrix.rows;
+  const double tiles = items / kMinTileItems + 2;
+  return nnz * (4.0 + static_cast<double>(value_bytes)) + 4.0 * (matrix.rows + 1.0) +
+         static_cast<double>(value_bytes) * (static_cast<double>(matrix.rows) + matrix.cols) +
+         tiles * (8.0 + 16.0);  // tile boundaries and carries
+}
+
+template <class T>
+SpmvProblem<T>::SpmvProblem(const CsrMatrix& matrix, std::uint64_t seed)
+    : matrix_(matrix),
+      x_(make_x(static_cast<std::size_t>(matrix.cols), seed)),
+      offsets_(matrix.offsets),
+      columns_(matrix.columns),
+      values_(converted<T>(matrix.values)),
+      x_device_(converted<T>(x_)),
+      y_(static_cast<std::size_t>(matrix.rows)),
+      view_{matrix.rows,        matrix.cols,     static_cast<std::int64_t>(matrix.nnz()),
+            offsets_.data(),    columns_.data(), values_.data(),
+            longest_row(matrix)},
+      workspace_(matrix.nnz() + static_cast<std::size_t>(matrix.rows), sizeof(T),
+                 make_cusparse_state<T>(view_, x_device_.data(), y_.data())) {
+  spmv_reference<T>(matrix_, x_, want_, &scale_);
+}
+
+template <class T>
+std::string SpmvProblem<T>::element_type() const {
+  return std::string(sizeof(T) == 4 ? "float32" : "float64") + " nonzeros, " + matrix_.description;
+}
+
+template <class T>
+double SpmvProblem<T>::bytes_moved() const {
+  const double nnz = static_cast<double>(matrix_.nnz());
+  return nnz * (sizeof(T) + 4.0) + 4.0 * (matrix_.rows + 1.0) +
+         static_cast<double>(sizeof(T)) * (static_cast<double>(matrix_.cols) + matrix_.rows);
+}
+
+template <class T>
+void SpmvProblem<T>::poison_output() {
+  poison(y_);
+}
+
+template <class T>
+Check SpmvProblem<T>::check_output() {
+  return compare_within(y_.download(), want_, scale_, tolerance<T>());
+}
+
+template <class T>
+void SpmvProblem<T>::run_cpu_reference() {
+  spmv_reference<T>(matrix_, x_, scratch_);
+}
+
+template <class T>
+void SpmvProblem<T>::launch(SpmvLaunch<T> launch, const LaunchShape& shape, cudaStream_t stream) {
+  launch(view_, x_device_.data(), y_.data(), workspace_, shape, stream);
+}
+
+std::vector<std::string> matrix_notes(const CsrMatrix& matrix, bool wide_values) {
+  const std::int32_t longest = longest_row(matrix);
+  const double mean = matrix.rows > 0 ? static_cast<double>(matrix.nnz()) / matrix.rows : 0.0;
+  std::vector<std::string> notes;
+  notes.push_back(matrix.description + ": " + format_count(static_cast<std::uint64_t>(matrix.rows)) + " rows x " +
+                  format_count(static_cast<std::uint64_t>(matrix.cols)) + " columns, " + format_count(matrix.nnz()) +
+                  " nonzeros (n), mean row " + format_fixed(mean, 2) + ", longest " + std::to_string(longest));
+  notes.push_back("stage 3 (vector) gives each row " + std::to_string(vector_lanes_for(mean)) +
+                  " lanes unless its shape says otherwise; GFLOP/s counts 2 flops per nonzero");
+  notes.push_back(std::string("checked against a double-precision reference: |y - want| <= ") +
+                  (wide_values ? "2^-53" : "2^-24") +
+                  " x (row length + 2) x sum |a x| per row (the bound of any summation order)");
+  notes.push_back("cuSPARSE: handle, buffers and cusparseSpMV_preprocess made once before timing");
+  return notes;
+}
+
+template class SpmvProblem<float>;
+template class SpmvProblem<double>;
+
+}  // namespace stepwise::spmv

@@ -1,0 +1,57 @@
+/// @file problem.hpp
+/// The chapter's problem: y = A x for one matrix, on the device, with its CPU reference.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+#include "matrix.hpp"
+#include "spmv.hpp"
+
+namespace stepwise::spmv {
+
+/// Device bytes a run of @p matrix with elements of @p value_bytes needs (matrix, x, y, workspace).
+double device_bytes_needed(const CsrMatrix& matrix, std::size_t value_bytes);
+
+/// y = A x for one matrix: the matrix, x and y on the device, the double-precision reference
+/// and each row's error scale (matrix.hpp's tolerance), and the workspace every row runs in.
+template <class T>
+class SpmvProblem final : public Problem {
+ public:
+  /// Copies @p matrix and a seeded x to the device, computes the reference, and prepares
+  /// cuSPARSE (needs a GPU). @p matrix must outlive the problem.
+  SpmvProblem(const CsrMatrix& matrix, std::uint64_t seed);
+
+  std::string element_type() const override;
+  /// Values, column indices and row pointers once, x once, y once: nnz (sizeof(T) + 4) +
+  /// 4 (rows + 1) + sizeof(T) (cols + rows). x is counted once although a nonzero's column is
+  /// gathered from wherever x sits: the model is the DRAM floor, which reuse of x in L1 and L2
+  /// lets a good kernel approach.
+  double bytes_moved() const override;
+  double flops() const override { return 2.0 * static_cast<double>(matrix_.nnz()); }
+  std::uint64_t reported_n(std::uint64_t) const override { return matrix_.nnz(); }
+  void poison_output() override;
+  Check check_output() override;
+  void run_cpu_reference() override;
+
+  /// Runs one row of the table on this problem's buffers.
+  void launch(SpmvLaunch<T> launch, const LaunchShape& shape, cudaStream_t stream);
+
+ private:
+  const CsrMatrix& matrix_;
+  std::vector<double> x_;
+  std::vector<double> want_, scale_, scratch_;
+  DeviceBuffer<std::int32_t> offsets_, columns_;
+  DeviceBuffer<T> values_, x_device_, y_;
+  CsrView<T> view_;
+  Workspace workspace_;
+};
+
+/// The report's notes about @p matrix: its size and row lengths, what the vector stage makes of
+/// them, and how results are checked.
+std::vector<std::string> matrix_notes(const CsrMatrix& matrix, bool wide_values);
+
+}  // namespace stepwise::spmv

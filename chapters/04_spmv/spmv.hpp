@@ -1,0 +1,110 @@
+/// @file spmv.hpp
+/// Chapter 04: sparse matrix-vector multiplication y = A x with A in CSR form, from a thread
+/// per row to merge-based load balancing, against cuSPARSE.
+///
+/// Every row of the table computes y for any matrix the chapter accepts (no rows, empty rows,
+/// one row holding most of the nonzeros, rectangular), with 32-bit CSR indices (cuSPARSE's
+/// CUSPARSE_INDEX_32I) and 64-bit arithmetic wherever a count of nonzeros or merge items is
+/// formed. A launcher only enqueues work: its scratch (tile boundaries and carries, cuSPARSE's
+/// buffers) comes from a Workspace made before timing.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "device_buffer.hpp"
+#include "stage.hpp"
+
+namespace stepwise::spmv {
+
+/// A CSR matrix on the device: what every launcher reads. Pointers to device memory.
+template <class T>
+struct CsrView {
+  std::int32_t rows = 0;
+  std::int32_t cols = 0;
+  std::int64_t nnz = 0;
+  const std::int32_t* offsets = nullptr;  ///< rows + 1 row pointers (the lecture's Ap)
+  const std::int32_t* columns = nullptr;  ///< nnz column indices (Aj)
+  const T* values = nullptr;              ///< nnz values (Av)
+  /// The longest row: host-side knowledge of the matrix, found once when the matrix is made (as
+  /// cuSPARSE's preprocessing analyses it once), which stage 5 uses to pick its kernel.
+  std::int32_t longest_row = 0;
+};
+
+/// cuSPARSE's handle, descriptors and buffers for one matrix and one pair of vectors
+/// (stages/lib_cusparse.cu). Opaque here.
+struct CusparseState;
+
+/// The smallest tile (NT x VT merge items) the merge-based stages compile: it sizes the tile
+/// boundaries and carries of the workspace. Each merge-based stage static_asserts its tiles
+/// are no smaller.
+inline constexpr int kMinTileItems = 128 * 5;
+
+/// The device scratch of a run, made before timing and shared by the rows (they run one at a
+/// time): the merge-based stages' tile boundaries and tile carries, and cuSPARSE's state.
+class Workspace {
+ public:
+  /// Room for the tiles of @p merge_items (rows + nonzeros) merge items with values of
+  /// @p value_bytes, and @p cusparse (may be null: the library rows then refuse to run).
+  Workspace(std::size_t merge_items, std::size_t value_bytes, std::shared_ptr<CusparseState> cusparse);
+  /// Room for @p count tile boundaries (int64).
+  /// @throws std::invalid_argument when the workspace is too small.
+  std::int64_t* partitions(std::size_t count);
+  /// Room for @p count tile carries of @p bytes each (a row index and a partial sum).
+  /// @throws std::invalid_argument when the workspace is too small.
+  void* carries(std::size_t count, std::size_t bytes);
+  /// @throws std::invalid_argument when the workspace has no cuSPARSE state.
+  CusparseState& cusparse();
+
+ private:
+  DeviceBuffer<std::int64_t> partitions_;
+  DeviceBuffer<unsigned char> carries_;
+  std::shared_ptr<CusparseState> cusparse_;
+};
+
+/// What every row of the table is called with: the matrix, x (cols values), y (rows values).
+template <class T>
+using SpmvLaunch = void (*)(const CsrView<T>& matrix, const T* x, T* y, Workspace& workspace, const LaunchShape& shape,
+                            cudaStream_t stream);
+/// A row of the table.
+template <class T>
+using SpmvStage = Stage<SpmvLaunch<T>>;
+
+/// The table: stages 1-5 in teaching order, then cuSPARSE's two CSR algorithms. float and double.
+template <class T>
+const std::vector<SpmvStage<T>>& spmv_stages();
+
+/// Stage 1, stages/01_scalar.cu (each row's file holds its lesson, kernel and launcher).
+template <class T>
+SpmvStage<T> spmv_scalar();
+/// Stage 2, stages/02_shared_cache.cu.
+template <class T>
+SpmvStage<T> spmv_shared_cache();
+/// Stage 3, stages/03_vector.cu.
+template <class T>
+SpmvStage<T> spmv_vector();
+/// Stage 4, stages/04_merge_based.cu.
+template <class T>
+SpmvStage<T> spmv_merge_based();
+/// Stage 5, stages/05_tuned.cu.
+template <class T>
+SpmvStage<T> spmv_tuned();
+/// cusparseSpMV with CUSPARSE_SPMV_CSR_ALG1, stages/lib_cusparse.cu.
+template <class T>
+SpmvStage<T> spmv_library_cusparse_alg1();
+/// cusparseSpMV with CUSPARSE_SPMV_CSR_ALG2, stages/lib_cusparse.cu.
+template <class T>
+SpmvStage<T> spmv_library_cusparse_alg2();
+
+/// cuSPARSE's state for @p matrix, @p x and @p y (device memory that outlives it): the handle,
+/// the descriptors, the buffers both algorithms ask for, and CSR_ALG2's preprocessing (done
+/// once per matrix, outside the timed region, as an application multiplying the same matrix
+/// many times would). Needs a GPU.
+template <class T>
+std::shared_ptr<CusparseState> make_cusparse_state(const CsrView<T>& matrix, const T* x, T* y);
+
+}  // namespace stepwise::spmv

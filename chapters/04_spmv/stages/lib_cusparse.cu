@@ -1,0 +1,143 @@
+// The library rows: cusparseSpMV on the same CSR arrays, with CUSPARSE_SPMV_CSR_ALG1 and
+// CUSPARSE_SPMV_CSR_ALG2 (alpha = 1, beta = 0: y = A x).
+//
+// The handle, the descriptors, each algorithm's buffer and its cusparseSpMV_preprocess are made
+// once per matrix before timing (make_cusparse_state), as an application multiplying the same
+// matrix many times makes them once; a timed run is one cusparseSpMV call on the stream. Each
+// algorithm has its own matrix descriptor, so that one's preprocessing never serves the other.
+#include <cusparse.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "check.hpp"
+#include "device_buffer.hpp"
+#include "spmv.hpp"
+
+namespace stepwise::spmv {
+
+namespace {
+
+/// Throws CudaError naming the cuSPARSE call, file and line unless @p status is success.
+void throw_on_cusparse_error(cusparseStatus_t status, const char* call, const char* file, int line) {
+  if (status == CUSPARSE_STATUS_SUCCESS) return;
+  throw CudaError(cudaErrorUnknown, std::string(call) + " failed: " + cusparseGetErrorName(status) + " (" +
+                                        cusparseGetErrorString(status) + ") at " + file + ":" + std::to_string(line));
+}
+
+}  // namespace
+
+}  // namespace stepwise::spmv
+
+/// Checks a cuSPARSE call: `STEPWISE_CUSPARSE_CHECK(cusparseCreate(&handle));`
+#define STEPWISE_CUSPARSE_CHECK(call) ::stepwise::spmv::throw_on_cusparse_error((call), #call, __FILE__, __LINE__)
+
+namespace stepwise::spmv {
+
+/// One algorithm's matrix descriptor and buffer.
+struct CusparsePlan {
+  cusparseSpMatDescr_t matrix = nullptr;
+  DeviceBuffer<unsigned char> buffer;
+};
+
+struct CusparseState {
+  cusparseHandle_t handle = nullptr;
+  cusparseDnVecDescr_t x = nullptr;
+  cusparseDnVecDescr_t y = nullptr;
+  cudaDataType type = CUDA_R_32F;
+  CusparsePlan alg1, alg2;
+
+  CusparseState() = default;
+  CusparseState(const CusparseState&) = delete;
+  CusparseState& operator=(const CusparseState&) = delete;
+  ~CusparseState() {  // destroying is not checked: a destructor must not throw
+    for (CusparsePlan* plan : {&alg1, &alg2})
+      if (plan->matrix) cusparseDestroySpMat(plan->matrix);
+    if (x) cusparseDestroyDnVec(x);
+    if (y) cusparseDestroyDnVec(y);
+    if (handle) cusparseDestroy(handle);
+  }
+};
+
+namespace {
+
+template <class T>
+constexpr cudaDataType kDataType = sizeof(T) == 4 ? CUDA_R_32F : CUDA_R_64F;
+
+template <class T>
+void prepare(CusparseState& state, CusparsePlan& plan, const CsrView<T>& matrix, cusparseSpMVAlg_t algorithm) {
+  STEPWISE_CUSPARSE_CHECK(
+      cusparseCreateCsr(&plan.matrix, matrix.rows, matrix.cols, matrix.nnz, const_cast<std::int32_t*>(matrix.offsets),
+                        const_cast<std::int32_t*>(matrix.columns), const_cast<T*>(matrix.values), CUSPARSE_INDEX_32I,
+                        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, kDataType<T>));
+  const T one = T(1), zero = T(0);
+  std::size_t bytes = 0;
+  STEPWISE_CUSPARSE_CHECK(cusparseSpMV_bufferSize(state.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, plan.matrix,
+                                                  state.x, &zero, state.y, kDataType<T>, algorithm, &bytes));
+  plan.buffer = DeviceBuffer<unsigned char>(bytes);
+  STEPWISE_CUSPARSE_CHECK(cusparseSpMV_preprocess(state.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, plan.matrix,
+                                                  state.x, &zero, state.y, kDataType<T>, algorithm,
+                                                  plan.buffer.data()));
+  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+template <class T, cusparseSpMVAlg_t kAlgorithm>
+void launch(const CsrView<T>& matrix, const T*, T* y, Workspace& workspace, const LaunchShape&, cudaStream_t stream) {
+  CusparseState& state = workspace.cusparse();
+  if (state.type != kDataType<T>) throw std::invalid_argument("the cuSPARSE state was made for another element type");
+  if (matrix.rows == 0) return;
+  if (matrix.nnz == 0) {  // no nonzeros: cuSPARSE is not called, y = 0
+    STEPWISE_CUDA_CHECK(cudaMemsetAsync(y, 0, sizeof(T) * static_cast<std::size_t>(matrix.rows), stream));
+    return;
+  }
+  CusparsePlan& plan = kAlgorithm == CUSPARSE_SPMV_CSR_ALG1 ? state.alg1 : state.alg2;
+  const T one = T(1), zero = T(0);
+  STEPWISE_CUSPARSE_CHECK(cusparseSetStream(state.handle, stream));
+  STEPWISE_CUSPARSE_CHECK(cusparseSpMV(state.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, plan.matrix, state.x,
+                                       &zero, state.y, kDataType<T>, kAlgorithm, plan.buffer.data()));
+  STEPWISE_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+template <class T>
+std::shared_ptr<CusparseState> make_cusparse_state(const CsrView<T>& matrix, const T* x, T* y) {
+  auto state = std::make_shared<CusparseState>();
+  state->type = kDataType<T>;
+  if (matrix.rows == 0 || matrix.nnz == 0) return state;  // nothing to multiply: the rows need no cuSPARSE
+  STEPWISE_CUSPARSE_CHECK(cusparseCreate(&state->handle));
+  STEPWISE_CUSPARSE_CHECK(cusparseCreateDnVec(&state->x, matrix.cols, const_cast<T*>(x), kDataType<T>));
+  STEPWISE_CUSPARSE_CHECK(cusparseCreateDnVec(&state->y, matrix.rows, y, kDataType<T>));
+  prepare(*state, state->alg1, matrix, CUSPARSE_SPMV_CSR_ALG1);
+  prepare(*state, state->alg2, matrix, CUSPARSE_SPMV_CSR_ALG2);
+  return state;
+}
+
+template <class T>
+SpmvStage<T> spmv_library_cusparse_alg1() {
+  SpmvStage<T> stage;
+  stage.name = "cusparseSpMV CSR_ALG1";
+  stage.lesson = "cuSPARSE's default CSR algorithm";
+  stage.kind = RowKind::library;
+  stage.launch = launch<T, CUSPARSE_SPMV_CSR_ALG1>;
+  return stage;
+}
+
+template <class T>
+SpmvStage<T> spmv_library_cusparse_alg2() {
+  SpmvStage<T> stage;
+  stage.name = "cusparseSpMV CSR_ALG2";
+  stage.lesson = "cuSPARSE's load-balanced CSR algorithm (deterministic, with a preprocessing step)";
+  stage.kind = RowKind::library;
+  stage.launch = launch<T, CUSPARSE_SPMV_CSR_ALG2>;
+  return stage;
+}
+
+template std::shared_ptr<CusparseState> make_cusparse_state<float>(const CsrView<float>&, const float*, float*);
+template std::shared_ptr<CusparseState> make_cusparse_state<double>(const CsrView<double>&, const double*, double*);
+template SpmvStage<float> spmv_library_cusparse_alg1<float>();
+template SpmvStage<double> spmv_library_cusparse_alg1<double>();
+template SpmvStage<float> spmv_library_cusparse_alg2<float>();
+template SpmvStage<double> spmv_library_cusparse_alg2<double>();
+
+}  // namespace stepwise::spmv

@@ -1,0 +1,107 @@
+// GPU tests of chapter 04: every row of the table, at its default shape and at every shape of its
+// --sweep, float and double, on the matrices where SpMV bugs live: the lecture's 4 x 4 example with
+// its empty row, no rows, all rows empty, one row, one column, rectangular both ways, a row longer
+// than many tiles, merge totals at a tile's edge +- 1, every generator, and fresh seeds. y is
+// poisoned first and checked against the double-precision reference within matrix.hpp's
+// tolerance, and nothing may be written outside any buffer. A new stage is tested with no edit here.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "data.hpp"
+#include "device.hpp"
+#include "gpu_checks.hpp"
+#include "matrix.hpp"
+#include "problem.hpp"
+#include "spmv.hpp"
+
+using namespace stepwise;
+using namespace stepwise::spmv;
+
+namespace {
+
+/// Every shape a row runs at: its default and its sweep's.
+template <class T>
+std::vector<LaunchShape> shapes_of(const SpmvStage<T>& stage) {
+  std::vector<LaunchShape> shapes = {stage.shape};
+  for (const LaunchShape& shape : stage.sweep)
+    if (shape != stage.shape) shapes.push_back(shape);
+  return shapes;
+}
+
+/// Runs every row of the table at every shape on @p matrix and checks y each time.
+template <class T>
+void check_every_row(const CsrMatrix& matrix, std::uint64_t seed) {
+  SpmvProblem<T> problem(matrix, seed);
+  for (const SpmvStage<T>& stage : spmv_stages<T>()) {
+    for (const LaunchShape& shape : shapes_of(stage)) {
+      INFO(matrix.description << ", " << (sizeof(T) == 4 ? "float32" : "float64") << ", stage " << stage.name << " "
+                              << describe(shape) << ", seed " << seed);
+      problem.poison_output();
+      problem.launch(stage.launch, shape, nullptr);
+      STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+      const Check check = problem.check_output();
+      CHECK_MESSAGE(check.passed, check.detail);
+      testing::check_no_stray_writes();
+    }
+  }
+}
+
+void check_spec(const std::string& spec) {
+  const std::uint64_t seed = fresh_seed();
+  const CsrMatrix matrix = generate_matrix(spec, seed);
+  check_every_row<float>(matrix, seed);
+  check_every_row<double>(matrix, seed);
+}
+
+}  // namespace
+
+TEST_CASE("the lecture's 4 x 4 example with its empty row, every row and shape") { check_spec("lecture"); }
+
+TEST_CASE("a matrix without rows") {
+  CsrMatrix matrix;
+  matrix.offsets = {0};
+  matrix.cols = 3;
+  matrix.description = "0 x 3";
+  check_every_row<float>(matrix, fresh_seed());
+  check_every_row<double>(matrix, fresh_seed());
+}
+
+TEST_CASE("all rows empty, one row, one column, rectangular") {
+  for (const char* spec : {"uniform:100:0", "uniform:1x10:7", "uniform:1:1", "uniform:5x1:1", "uniform:3000x1:1",
+                           "uniform:1000x30000:5", "uniform:30000x100:3"})
+    check_spec(spec);
+}
+
+TEST_CASE("merge totals (rows + nonzeros) at every tile edge +- 1") {
+  // Rows only (K = 0: one item a row) and one nonzero per row (two items a row), around
+  // threads x items of every shape that has items (the merge-based rows' tiles among them).
+  std::set<int> tiles;
+  for (const SpmvStage<float>& stage : spmv_stages<float>())
+    for (const LaunchShape& shape : shapes_of(stage))
+      if (shape.items > 0) tiles.insert(shape.threads * shape.items);
+  REQUIRE(!tiles.empty());
+  for (int tile : tiles) {
+    check_spec("uniform:" + std::to_string(tile - 1) + ":0");
+    check_spec("uniform:" + std::to_string(tile + 1) + ":0");
+    check_spec("uniform:" + std::to_string(tile / 2) + ":1");
+    check_spec("uniform:" + std::to_string(tile / 2 + 1) + ":1");
+  }
+}
+
+TEST_CASE("a row longer than many tiles, between short rows") {
+  check_spec("huge-row:2000:3:50000");
+  check_spec("huge-row:1:0:70001");
+  check_spec("huge-row:5000:0:3000");
+}
+
+TEST_CASE("every generator at small sizes") {
+  for (const char* spec : {"stencil5:37x41", "stencil5:1x1", "stencil27:9x10x11", "stencil27:1x1x2", "rmat:12:8",
+                           "uniform:20001:16", "rmat:14:16"})
+    check_spec(spec);
+}
+
+TEST_CASE("a larger banded matrix: many tiles, many carries") { check_spec("stencil27:64x64x100"); }
