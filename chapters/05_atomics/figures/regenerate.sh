@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Chapter 05's measurements and figures, from the repository root:
+#   chapters/05_atomics/figures/regenerate.sh gpu  [bin-dir] [report-dir]   on a GPU: the README's tables, the surface,
+#                                                                          the ncu counters, the SASS of the ticket
+#                                                                          kernels, the GPU tests and compute-sanitizer
+#   chapters/05_atomics/figures/regenerate.sh plot [report-dir]             anywhere with matplotlib: every figure
+# bin-dir defaults to build/bin, report-dir to build/reports/05 (neither is committed). The gpu mode prints a
+# summary last: each step's exit code and seconds; the full outputs are in report-dir.
+set -uo pipefail
+usage="usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir]"
+mode=${1:?$usage}
+figures=chapters/05_atomics/figures
+case "$mode" in
+  gpu)
+    bin=${2:-build/bin}
+    reports=${3:-build/reports/05}
+    mkdir -p "$reports"
+    atomics="$bin/chapter_05_atomics"
+    status=0
+    summary=()
+    step() {  # step NAME COMMAND...: output in reports/NAME.log, exit code and seconds in the summary
+      local name=$1
+      shift
+      local start=$SECONDS
+      "$@" > "$reports/$name.log" 2>&1
+      local code=$?
+      [ $code -ne 0 ] && status=1
+      summary+=("$(printf '%-34s exit %3d  %5ds' "$name" "$code" $((SECONDS - start)))")
+    }
+    table() {  # table NAME chapter-arguments...: the markdown table and the JSON report of one run
+      local name=$1
+      shift
+      step "$name" "$atomics" "$@" --format json --output "$reports/$name.json"
+      "$atomics" "$@" --format markdown --output "$reports/$name.md" > /dev/null 2>&1
+    }
+    nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
+      --format=csv,noheader > "$reports/device.txt" 2>&1
+    summary+=("device: $(head -1 "$reports/device.txt")")
+
+    # 1. The GPU tests of the chapter, then compute-sanitizer on every table at a small n.
+    step gpu-tests "$bin/test_atomics_gpu" --duration=true
+    for tool in memcheck racecheck synccheck initcheck; do
+      for op in int-add float-add double-cas; do
+        step "sanitizer-$tool-$op" compute-sanitizer --tool "$tool" --error-exitcode 99 "$atomics" --n 100003 \
+          --op "$op" --distribution runs:4 --bins 300 --reps 1 --warmup 1
+      done
+      step "sanitizer-$tool-ticket" compute-sanitizer --tool "$tool" --error-exitcode 99 "$atomics" --problem ticket \
+        --n 100003 --reps 1 --warmup 1
+    done
+
+    # 2. The README's tables: the ticket, then the histogram at 32, 256, 1024 and 65536 bins, keys in runs of 32, 8
+    #    and 1 and uniform, all-equal and zipf, for each operation (2^24 keys, the default).
+    table ticket --problem ticket
+    for op in int-add float-add double-cas; do
+      # The CAS loop of stage 1 at 32 bins takes about half a second per run at 2^24 keys: those run at 2^22.
+      for bins in 32 1024; do
+        size=()
+        [ "$op" = double-cas ] && [ "$bins" = 32 ] && size=(--n 2^22 --reps 5)
+        for keys in runs:32 runs:8 runs:1; do
+          table "hist-$op-$bins-${keys/:/}" --op "$op" --bins "$bins" --distribution "$keys" "${size[@]}"
+        done
+      done
+      table "hist-$op-256-uniform" --op "$op" --bins 256
+      table "hist-$op-256-allequal" --op "$op" --bins 256 --distribution all-equal
+      table "hist-$op-65536-uniform" --op "$op" --bins 65536
+      table "hist-$op-65536-runs1" --op "$op" --bins 65536 --distribution runs:1
+      table "hist-$op-1024-zipf" --op "$op" --bins 1024 --distribution zipf:1.1
+    done
+    # The issue's size, 2^22 keys, for comparison with the H200 numbers quoted in the README.
+    for op in float-add double-cas; do
+      table "hist22-$op-32-runs32" --op "$op" --n 2^22 --bins 32 --distribution runs:32
+      table "hist22-$op-65536-runs1" --op "$op" --n 2^22 --bins 65536 --distribution runs:1
+    done
+
+    # 3. The surface: every stage over 1..32 keys per warp and each operation, at 256 and 1024 bins.
+    for bins in 256 1024; do
+      step "surface-$bins" "$atomics" --surface --bins "$bins" --reps 10 --format json --output "$reports/surface-$bins.json"
+      "$atomics" --surface --bins "$bins" --reps 10 --format markdown --output "$reports/surface-$bins.md" > /dev/null 2>&1
+    done
+
+    # 4. The launch shapes (--sweep) at 256 bins, runs of 8.
+    step sweep "$atomics" --bins 256 --distribution runs:8 --sweep --reps 10 --format json --output "$reports/sweep.json"
+
+    # 5. Nsight Compute: the atomic traffic of each stage's first launch (its check before timing). Requests are
+    #    warp-level atomic instructions (RED/ATOM) at L1; the L2's requests and sectors are what the slices serve.
+    atomic_metrics=l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum
+    atomic_metrics+=,l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum
+    atomic_metrics+=,lts__t_requests_srcunit_tex_op_red.sum,lts__t_requests_srcunit_tex_op_atom.sum
+    atomic_metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum,smsp__inst_executed_op_shared_atom.sum
+    atomic_metrics+=,smsp__inst_executed.sum,gpu__time_duration.sum
+    profile() {  # profile NAME KERNEL-REGEX LAUNCHES chapter-arguments...
+      local name=$1 kernels=$2 launches=$3
+      shift 3
+      step "ncu-$name" ncu --clock-control none --metrics "$atomic_metrics" -k "regex:$kernels" -c "$launches" --csv \
+        --log-file "$reports/ncu_$name.csv" "$atomics" --reps 1 --warmup 0 "$@"
+    }
+    for op in int-add float-add double-cas; do
+      for keys in runs:32 runs:8 runs:1; do
+        for stage in 1 2 3 4 5 6; do
+          profile "$op-32-${keys/:/}-stage$stage" 'histogram_' 1 --op "$op" --bins 32 --distribution "$keys" --stage "$stage"
+        done
+      done
+      for stage in 1 4 5 6; do
+        profile "$op-65536-uniform-stage$stage" 'histogram_' 1 --op "$op" --bins 65536 --stage "$stage"
+      done
+    done
+    profile int-add-256-uniform-cub 'Histogram|histogram' 4 --bins 256 --stage lib
+    profile ticket-stage1 ticket_each 1 --problem ticket --stage 1
+    profile ticket-stage2 ticket_warp 1 --problem ticket --stage 2
+
+    # 6. The SASS of the ticket kernels: what nvcc made of stage 1's atomicAdd on one address.
+    if command -v cuobjdump > /dev/null; then
+      cuobjdump -sass "$atomics" | awk '/Function : .*ticket_(each|warp)/{f=1;print;next} f&&/Function :/{f=0} f' \
+        | grep -E 'Function|VOTE|FLO|POPC|ATOM|RED|SHFL|LTMASK' > "$reports/sass_ticket.txt"
+      cuobjdump -sass "$atomics" | awk '/Function : .*histogram_each.*IntAdd/{f=1;print;next} f&&/Function :/{f=0} f' \
+        | grep -E 'Function|VOTE|MATCH|ATOM|RED' > "$reports/sass_histogram_naive.txt"
+      summary+=("sass: $(grep -c 'VOTE' "$reports/sass_ticket.txt") VOTE in the ticket kernels (see sass_ticket.txt)")
+    fi
+    printf '%s\n' "${summary[@]}"
+    exit $status
+    ;;
+  plot)
+    reports=${2:-build/reports/05}
+    tools/plot surface "$reports/surface-256.json" -o "$figures/05_surface_256.svg"
+    tools/plot staircase "$reports/hist-int-add-32-runs32.json" -o "$figures/05_staircase_int_32_runs32.svg"
+    tools/plot staircase "$reports/hist-int-add-256-uniform.json" -o "$figures/05_staircase_int_256_uniform.svg"
+    tools/plot bandwidth "$reports/hist-int-add-256-uniform.json" -o "$figures/05_bandwidth_int_256_uniform.svg"
+    tools/plot staircase "$reports/hist-int-add-65536-uniform.json" -o "$figures/05_staircase_int_65536_uniform.svg"
+    ;;
+  *)
+    echo "$usage" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,74 @@
+#include "problems.hpp"
+
+#include <cstring>
+
+#include "sizes.hpp"
+#include "surface.hpp"
+
+namespace stepwise::atomics {
+
+Check TicketProblem::check_output() {
+  std::int32_t poison_value = 0;
+  const unsigned char byte = poison_byte<std::int32_t>();
+  std::memset(&poison_value, byte, sizeof(poison_value));
+  return check_ticket(out_.download(), counter_.download().at(0), kept_, poison_value);
+}
+
+namespace {
+
+template <class Op>
+int run_histogram(Session& session, const Plan& plan) {
+  const std::size_t n = session.options().n;
+  const double element = sizeof(Key) + (Op::kHasValues ? sizeof(typename Op::Value) : 0.0);
+  session.require_device_bytes(element * static_cast<double>(n) +
+                               sizeof(typename Op::Bin) * static_cast<double>(plan.bins));
+  HistogramProblem<Op> problem(n, plan.bins, plan.distribution, session.options().seed);
+  Workspace workspace = make_histogram_workspace<Op>(n, plan.bins);
+  session.note(format_count(n) + " keys, distribution " + to_string(plan.distribution) + ", " +
+               std::to_string(plan.bins) + " bins, --op " + Op::kName);
+  if (shared_bins_bytes(plan.bins, sizeof(typename Op::Bin)) > max_shared_bytes_per_block())
+    session.note("stages 5 and 6: " + std::to_string(plan.bins) + " bins of " +
+                 std::to_string(sizeof(typename Op::Bin)) + " B do not fit in one block's shared memory (" +
+                 std::to_string(max_shared_bytes_per_block() / 1024) +
+                 " KiB): they aggregate into the global bins, without privatization");
+  if constexpr (!std::is_same_v<Op, IntAdd>)
+    session.note(std::string("no library row: cub::DeviceHistogram counts, it has no ") +
+                 (Op::kHasValues && sizeof(typename Op::Value) == 4 ? "float" : "double") + " weights");
+  return session.run(histogram_stages<Op>(), problem,
+                     [&](HistogramLaunch<Op> launch, const LaunchShape& shape, cudaStream_t stream) {
+                       problem.launch(launch, workspace, shape, stream);
+                     });
+}
+
+int run_ticket(Session& session) {
+  const std::size_t n = session.options().n;
+  session.require_device_bytes(8.0 * static_cast<double>(n));
+  TicketProblem problem(n, session.options().seed);
+  session.note(format_count(n) + " random int32 values, the positive ones kept (about half)");
+  return session.run(ticket_stages(), problem, [&](TicketLaunch launch, const LaunchShape& shape, cudaStream_t stream) {
+    problem.launch(launch, shape, stream);
+  });
+}
+
+}  // namespace
+
+std::vector<StageInfo> stage_infos(ProblemKind problem) {
+  if (problem == ProblemKind::ticket) return describe(ticket_stages());
+  return describe(histogram_stages<IntAdd>());
+}
+
+int run_plan(Session& session, const Plan& plan) {
+  if (plan.problem == ProblemKind::ticket) return run_ticket(session);
+  if (plan.surface) return run_surface(session, plan);
+  switch (plan.op) {
+    case OpKind::float_add:
+      return run_histogram<FloatAdd>(session, plan);
+    case OpKind::double_cas:
+      return run_histogram<DoubleCas>(session, plan);
+    case OpKind::int_add:
+      break;
+  }
+  return run_histogram<IntAdd>(session, plan);
+}
+
+}  // namespace stepwise::atomics

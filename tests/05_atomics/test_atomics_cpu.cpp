@@ -1,0 +1,377 @@
+// CPU tests of chapter 05: the host/device lane arithmetic the kernels run (the talk's worked
+// example with its exact ballots, peers from key arrays against the ballot loop, the sub-tree
+// reduction's schedule with a non-commutative operation, the ticket's ranks), the inputs of
+// every distribution, the checks and their tolerance, the options, --analyze's profile and the
+// surface's report.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analysis.hpp"
+#include "inputs.hpp"
+#include "options.hpp"
+#include "surface_report.hpp"
+#include "warp_aggregate.hpp"
+
+using namespace stepwise;
+using namespace stepwise::atomics;
+
+namespace {
+
+/// 32 keys drawn from @p range values (the first @p lanes lanes; the rest 0).
+std::vector<Key> random_warp(std::mt19937_64& rng, int range) {
+  std::vector<Key> keys(kWarpLanes);
+  std::uniform_int_distribution<Key> draw(0, range - 1);
+  for (Key& key : keys) key = draw(rng);
+  return keys;
+}
+
+std::uint32_t lanes_mask(int lanes) { return lanes == kWarpLanes ? 0xffffffffu : lanes_below(lanes); }
+
+/// Parses @p arguments like main does; returns the exit code parse() gave, or -1 to go on.
+int parse(const std::vector<std::string>& arguments, ChapterOptions& options, Plan* plan = nullptr) {
+  ChapterCli cli(chapter_info(problem_in_arguments(arguments)), {});
+  add_chapter_options(cli, options);
+  if (auto code = cli.parse(arguments)) return *code;
+  if (plan != nullptr) *plan = make_plan(cli, options);
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("the talk's worked example: ballots 0x91, 0x26, 0x48 (10010001, 00100110, 01001000 on the slides)") {
+  Key keys[kWarpLanes] = {2, 3, 3, 1, 2, 3, 1, 2};
+  std::uint32_t ballots[kWarpLanes] = {};
+  std::uint32_t peers[kWarpLanes] = {};
+  REQUIRE(ballot_loop(keys, lanes_mask(8), ballots, peers) == 3);
+  CHECK(ballots[0] == 0x91u);
+  CHECK(ballots[1] == 0x26u);
+  CHECK(ballots[2] == 0x48u);
+  CHECK(slide_bits(ballots[0], 8) == "10010001");
+  CHECK(slide_bits(ballots[1], 8) == "00100110");
+  CHECK(slide_bits(ballots[2], 8) == "01001000");
+  const std::uint32_t want[8] = {0x91, 0x26, 0x26, 0x48, 0x91, 0x26, 0x48, 0x91};
+  for (int lane = 0; lane < 8; ++lane) {
+    CAPTURE(lane);
+    CHECK(peers[lane] == want[lane]);
+    CHECK(peers_of(keys, lanes_mask(8), lane) == want[lane]);
+  }
+  CHECK(talk_keys() == std::vector<Key>(keys, keys + 8));
+  // The sub-tree: 10..80 on lanes 0..7; leaders 0 (key 2), 1 (key 3), 3 (key 1).
+  int values[kWarpLanes] = {};
+  for (int lane = 0; lane < 8; ++lane) values[lane] = 10 * (lane + 1);
+  CHECK(subtree_reduce_lanes(peers, values, [](int a, int b) { return a + b; }) == 2);
+  CHECK(values[0] == 10 + 50 + 80);
+  CHECK(values[1] == 20 + 30 + 60);
+  CHECK(values[3] == 40 + 70);
+}
+
+TEST_CASE("the bit helpers match their intrinsics' definitions") {
+  CHECK(popcount32(0) == 0);
+  CHECK(popcount32(0xffffffffu) == 32);
+  CHECK(popcount32(0x91) == 3);
+  CHECK(find_first_set(0) == 0);
+  CHECK(find_first_set(1) == 1);
+  CHECK(find_first_set(0x80000000u) == 32);
+  CHECK(find_first_set(0x48) == 4);
+  CHECK(lanes_below(0) == 0);
+  CHECK(lanes_below(31) == 0x7fffffffu);
+  CHECK(lanes_above(0) == 0xfffffffeu);
+  CHECK(lanes_above(31) == 0);
+  CHECK(leader_of(0x26) == 1);
+  CHECK(ticket_rank(0x91, 0) == 0);
+  CHECK(ticket_rank(0x91, 4) == 1);
+  CHECK(ticket_rank(0x91, 7) == 2);
+  CHECK(subtree_rounds(1) == 0);
+  CHECK(subtree_rounds(2) == 1);
+  CHECK(subtree_rounds(3) == 2);
+  CHECK(subtree_rounds(32) == 5);
+}
+
+TEST_CASE("the ticket: slots are a permutation of 0..popc - 1 in lane order") {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    const auto mask = static_cast<std::uint32_t>(rng());
+    int expected = 0;
+    for (int lane = 0; lane < kWarpLanes; ++lane)
+      if ((mask & lane_bit(lane)) != 0) CHECK(ticket_rank(mask, lane) == expected++);
+    CHECK(expected == popcount32(mask));
+  }
+}
+
+TEST_CASE("peers: the ballot loop and match-any agree, for any keys and any partial warp") {
+  std::mt19937_64 rng(11);
+  for (int range : {1, 2, 3, 5, 8, 32, 1000})
+    for (int lanes : {1, 2, 7, 31, 32}) {
+      const std::vector<Key> keys = random_warp(rng, range);
+      std::uint32_t loop_peers[kWarpLanes] = {};
+      std::uint32_t ballots[kWarpLanes] = {};
+      const int iterations = ballot_loop(keys.data(), lanes_mask(lanes), ballots, loop_peers);
+      std::set<Key> distinct(keys.begin(), keys.begin() + lanes);
+      CAPTURE(range);
+      CAPTURE(lanes);
+      CHECK(iterations == static_cast<int>(distinct.size()));
+      std::uint32_t covered = 0;
+      for (int i = 0; i < iterations; ++i) {
+        CHECK((covered & ballots[i]) == 0);  // every lane in exactly one ballot
+        covered |= ballots[i];
+      }
+      CHECK(covered == lanes_mask(lanes));
+      for (int lane = 0; lane < kWarpLanes; ++lane) {
+        if (lane < lanes)
+          CHECK(loop_peers[lane] == peers_of(keys.data(), lanes_mask(lanes), lane));
+        else
+          CHECK(loop_peers[lane] == 0);
+      }
+    }
+}
+
+TEST_CASE("peers: all equal is one group, all distinct is 32") {
+  std::vector<Key> equal(kWarpLanes, 9);
+  std::vector<Key> distinct(kWarpLanes);
+  for (int lane = 0; lane < kWarpLanes; ++lane) distinct[static_cast<std::size_t>(lane)] = 100 - lane;
+  std::uint32_t peers[kWarpLanes];
+  CHECK(ballot_loop(equal.data(), 0xffffffffu, nullptr, peers) == 1);
+  for (std::uint32_t mask : peers) CHECK(mask == 0xffffffffu);
+  CHECK(ballot_loop(distinct.data(), 0xffffffffu, nullptr, peers) == 32);
+  for (int lane = 0; lane < kWarpLanes; ++lane) CHECK(peers[lane] == lane_bit(lane));
+  int values[kWarpLanes];
+  for (int lane = 0; lane < kWarpLanes; ++lane) values[lane] = lane + 1;
+  CHECK(subtree_reduce_lanes(peers, values, [](int a, int b) { return a + b; }) == 0);  // nothing to add
+  for (int lane = 0; lane < kWarpLanes; ++lane) CHECK(values[lane] == lane + 1);
+}
+
+TEST_CASE("the sub-tree: each leader gets its group in lane order, in ceil(log2(largest group)) rounds") {
+  // String concatenation does not commute: the leader's result shows the order of the tree.
+  std::mt19937_64 rng(13);
+  for (int range : {1, 2, 3, 4, 7, 16, 33})
+    for (int lanes : {1, 5, 31, 32}) {
+      const std::vector<Key> keys = random_warp(rng, range);
+      std::uint32_t peers[kWarpLanes] = {};
+      ballot_loop(keys.data(), lanes_mask(lanes), nullptr, peers);
+      std::string values[kWarpLanes];
+      for (int lane = 0; lane < kWarpLanes; ++lane) values[lane] = std::string(1, static_cast<char>('A' + lane));
+      const int rounds =
+          subtree_reduce_lanes(peers, values, [](const std::string& a, const std::string& b) { return a + b; });
+      int largest = 0;
+      CAPTURE(range);
+      CAPTURE(lanes);
+      for (int lane = 0; lane < lanes; ++lane) {
+        largest = std::max(largest, popcount32(peers[lane]));
+        if (leader_of(peers[lane]) != lane) continue;
+        std::string want;
+        for (int other = 0; other < kWarpLanes; ++other)
+          if ((peers[lane] & lane_bit(other)) != 0) want += static_cast<char>('A' + other);
+        CHECK(values[lane] == want);
+      }
+      CHECK(rounds == subtree_rounds(largest));
+    }
+}
+
+TEST_CASE("the sub-tree lane state: the talk's four-lane walk") {
+  // One group on lanes 0, 2, 5, 6: round 1 adds 2->0, 5->2, 6->5; lanes of odd rank (2, 6) are done.
+  const std::uint32_t peers = lane_bit(0) | lane_bit(2) | lane_bit(5) | lane_bit(6);
+  SubtreeLane lanes[4] = {SubtreeLane::start(peers, 0), SubtreeLane::start(peers, 2), SubtreeLane::start(peers, 5),
+                          SubtreeLane::start(peers, 6)};
+  CHECK(lanes[0].source() == 2);
+  CHECK(lanes[1].source() == 5);
+  CHECK(lanes[2].source() == 6);
+  CHECK(lanes[3].source() == -1);
+  std::uint32_t done = 0;
+  const int lane_of[4] = {0, 2, 5, 6};
+  for (int i = 0; i < 4; ++i)
+    if (lanes[i].done()) done |= lane_bit(lane_of[i]);
+  CHECK(done == (lane_bit(2) | lane_bit(6)));
+  for (SubtreeLane& lane : lanes) lane.advance(done);
+  CHECK(lanes[0].source() == 5);  // round 2: lane 0 adds lane 5's (v5 + v6)
+  CHECK(lanes[2].source() == -1);
+}
+
+TEST_CASE("keys: every distribution stays in range, is reproducible and is not constant where it should vary") {
+  const std::uint64_t seed = 20261121;
+  for (const char* text :
+       {"uniform", "runs:1", "runs:3", "runs:8", "runs:32", "runs:100", "zipf:0.5", "zipf:1.1", "all-equal"})
+    for (int bins : {1, 7, 256, 1000, 65536}) {
+      CAPTURE(text);
+      CAPTURE(bins);
+      const Distribution distribution = parse_distribution(text);
+      const std::vector<Key> keys = make_keys(10007, bins, distribution, seed);
+      CHECK(keys == make_keys(10007, bins, distribution, seed));
+      CHECK(std::all_of(keys.begin(), keys.end(), [&](Key key) { return key >= 0 && key < bins; }));
+      const bool constant = std::all_of(keys.begin(), keys.end(), [&](Key key) { return key == keys[0]; });
+      if (bins >= 256 && distribution.kind != Distribution::Kind::all_equal) CHECK_FALSE(constant);
+      if (distribution.kind == Distribution::Kind::all_equal) CHECK(constant);
+    }
+}
+
+TEST_CASE("keys: runs of 32 / d give exactly d distinct keys in every aligned warp") {
+  for (int d : surface_keys_per_warp())
+    for (int bins : {32, 100, 65536}) {
+      const std::vector<Key> keys = make_keys(32 * 500, bins, keys_per_warp_distribution(d), 99);
+      const WarpProfile profile = profile_warps(keys);
+      CAPTURE(d);
+      CAPTURE(bins);
+      CHECK(profile.distinct[static_cast<std::size_t>(d)] == 500);
+      CHECK(profile.groups == 500u * static_cast<unsigned>(d));
+    }
+}
+
+TEST_CASE("keys: zipf puts the most keys in bin 0") {
+  const std::vector<Key> keys = make_keys(100000, 1000, parse_distribution("zipf:1.1"), 5);
+  std::vector<int> counts(1000);
+  for (Key key : keys) ++counts[static_cast<std::size_t>(key)];
+  CHECK(std::max_element(counts.begin(), counts.end()) == counts.begin());
+  CHECK(counts[0] > counts[10]);
+}
+
+TEST_CASE("values: from -1 to 1, both signs, none for a count") {
+  const std::vector<float> floats = make_values<FloatAdd>(10000, 3);
+  const std::vector<double> doubles = make_values<DoubleCas>(10000, 3);
+  CHECK(make_values<IntAdd>(10000, 3).empty());
+  for (const auto& values : {std::vector<double>(floats.begin(), floats.end()), doubles}) {
+    CHECK(std::all_of(values.begin(), values.end(), [](double v) { return v >= -1.0 && v < 1.0; }));
+    CHECK(std::any_of(values.begin(), values.end(), [](double v) { return v < 0.0; }));
+    CHECK(std::any_of(values.begin(), values.end(), [](double v) { return v > 0.0; }));
+  }
+}
+
+TEST_CASE("distributions: parsing and printing") {
+  CHECK(parse_distribution("runs:8").run == 8);
+  CHECK(parse_distribution("zipf:1.25").exponent == doctest::Approx(1.25));
+  CHECK(to_string(parse_distribution("zipf:1.25")) == "zipf:1.25");
+  CHECK(to_string(parse_distribution("runs:16")) == "runs:16");
+  CHECK(to_string(parse_distribution("all-equal")) == "all-equal");
+  for (const char* bad : {"", "runs", "runs:", "runs:0", "runs:-1", "runs:1.5", "zipf:", "zipf:0", "zipf:-1", "zipf:11",
+                          "zipf:1e3", "zipf:x", "Uniform", "all_equal"})
+    CHECK_THROWS_AS(parse_distribution(bad), std::invalid_argument);
+}
+
+TEST_CASE("checks: counts exactly, floating point within c u times the sum of magnitudes") {
+  const std::vector<Key> keys = {0, 2, 2, 2, 4};
+  const std::vector<float> values = {0.5f, 0.25f, -1.0f, 0.125f, 0.75f};
+  const BinReference counts = reference_bins(keys, std::vector<std::int32_t>(), 5);
+  CHECK(check_bins<IntAdd>({1, 0, 3, 0, 1}, counts).passed);
+  CHECK_FALSE(check_bins<IntAdd>({1, 0, 3, 1, 1}, counts).passed);
+  const BinReference sums = reference_bins(keys, values, 5);
+  CHECK(sums.sum[2] == doctest::Approx(-0.625));
+  CHECK(sums.magnitude[2] == doctest::Approx(1.375));
+  CHECK(sums.count[2] == 3);
+  CHECK(check_bins<FloatAdd>({0.5f, 0.0f, -0.625f, 0.0f, 0.75f}, sums).passed);
+  const float allowed = static_cast<float>(bin_tolerance(0x1p-24, 3, 1.375));
+  CHECK(check_bins<FloatAdd>({0.5f, 0.0f, -0.625f + 0.5f * allowed, 0.0f, 0.75f}, sums).passed);
+  CHECK_FALSE(check_bins<FloatAdd>({0.5f, 0.0f, -0.625f + 1e-4f, 0.0f, 0.75f}, sums).passed);
+  CHECK_FALSE(check_bins<FloatAdd>({0.5f, 1e-30f, -0.625f, 0.0f, 0.75f}, sums).passed);  // an empty bin is exactly 0
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK_FALSE(check_bins<FloatAdd>({nan, 0.0f, -0.625f, 0.0f, 0.75f}, sums).passed);
+  CHECK(unit_roundoff<DoubleCas>() == 0x1p-53);
+  CHECK(unit_roundoff<IntAdd>() == 0.0);
+}
+
+TEST_CASE("checks: the ticket's output in any order, the counter, nothing past the count") {
+  const std::vector<std::int32_t> values = {5, -3, 7, 0, 9, -1};
+  const std::vector<std::int32_t> want = kept_sorted(values);
+  CHECK(want == std::vector<std::int32_t>{5, 7, 9});
+  const std::int32_t poison = -99;
+  CHECK(check_ticket({9, 5, 7, poison, poison, poison}, 3, want, poison).passed);
+  CHECK_FALSE(check_ticket({9, 5, 7, poison, poison, poison}, 2, want, poison).passed);
+  CHECK_FALSE(check_ticket({9, 5, 5, poison, poison, poison}, 3, want, poison).passed);
+  CHECK_FALSE(check_ticket({9, 5, 7, 7, poison, poison}, 3, want, poison).passed);
+  const std::vector<std::int32_t> ticket_input = make_ticket_values(10000, 1);
+  const auto kept = static_cast<double>(kept_sorted(ticket_input).size());
+  CHECK(kept > 4000);
+  CHECK(kept < 6000);
+}
+
+TEST_CASE("options: plans, and what each problem and mode refuses") {
+  ChapterOptions options;
+  Plan plan;
+  CHECK(parse({"--bins", "1000", "--distribution", "runs:8", "--op", "double-cas"}, options, &plan) == -1);
+  CHECK(plan.problem == ProblemKind::histogram);
+  CHECK(plan.bins == 1000);
+  CHECK(plan.distribution == parse_distribution("runs:8"));
+  CHECK(plan.op == OpKind::double_cas);
+  ChapterOptions surface_options;
+  CHECK(parse({"--surface"}, surface_options, &plan) == -1);
+  CHECK(plan.surface);
+  CHECK(plan.surface_ops == all_ops());
+  ChapterOptions one_op;
+  CHECK(parse({"--surface", "--op", "float-add"}, one_op, &plan) == -1);
+  CHECK(plan.surface_ops == std::vector<OpKind>{OpKind::float_add});
+  ChapterOptions ticket;
+  CHECK(parse({"--problem", "ticket"}, ticket, &plan) == -1);
+  CHECK(plan.problem == ProblemKind::ticket);
+  for (const std::vector<std::string>& bad :
+       std::vector<std::vector<std::string>>{{"--problem", "ticket", "--bins", "3"},
+                                             {"--problem", "ticket", "--op", "int-add"},
+                                             {"--problem=ticket", "--surface"},
+                                             {"--surface", "--bins", "31"},
+                                             {"--surface", "--distribution", "runs:2"},
+                                             {"--surface", "--format", "csv"},
+                                             {"--analyze", "--surface"},
+                                             {"--bins", "0"},
+                                             {"--distribution", "runs:0"},
+                                             {"--op", "max"}}) {
+    ChapterOptions refused;
+    CAPTURE(bad.front());
+    CHECK(parse(bad, refused) == 2);
+  }
+}
+
+TEST_CASE("--analyze: the profile's counts and stage 6's replay") {
+  const std::vector<Key> equal(100, 4);
+  WarpProfile profile = profile_warps(equal);
+  CHECK(profile.tiles == 4);
+  CHECK(profile.distinct[1] == 4);  // 32, 32, 32 and a partial tile of 4
+  CHECK(profile.groups == 4);
+  CHECK(profile.subtree_rounds == 5 + 5 + 5 + 2);
+  CHECK(profile.adaptive_atomics == 4);
+  std::vector<Key> distinct(32 * 20);
+  for (std::size_t i = 0; i < distinct.size(); ++i) distinct[i] = static_cast<Key>(i);
+  profile = profile_warps(distinct, 1);  // one warp takes every tile: match, skip 8, match, skip 8, match, skip 1
+  CHECK(profile.groups == distinct.size());
+  CHECK(profile.adaptive_skipped == 17);
+  CHECK(profile.adaptive_atomics == distinct.size());
+  const std::string text = analyze(Plan{}, 1000, 1);
+  CHECK(text.find("= 0x91 = 10010001") != std::string::npos);
+  CHECK(text.find("atomics per element") != std::string::npos);
+}
+
+TEST_CASE("the surface's report: speedups over stage 1 of the same cell, as text, markdown and JSON") {
+  Surface surface;
+  surface.device = "GPU";
+  surface.sm = "sm_90";
+  surface.n = 1024;
+  surface.bins = 32;
+  surface.flush = "read";
+  surface.command = "chapter_05_atomics --surface";
+  const auto point = [](const char* op, int keys, int number, const char* stage, double ms) {
+    SurfacePoint p;
+    p.op = op;
+    p.keys_per_warp = keys;
+    p.number = number;
+    p.stage = stage;
+    if (ms > 0) p.time = TimingStats{ms, ms, ms, 1};
+    return p;
+  };
+  surface.points = {point("int-add", 1, 1, "naive", 4.0),   point("int-add", 1, 4, "subtree", 0.5),
+                    point("int-add", 32, 1, "naive", 1.0),  point("int-add", 32, 4, "subtree", 2.0),
+                    point("float-add", 1, 1, "naive", 3.0), point("float-add", 1, 4, "subtree", -1.0)};
+  surface.points.back().check_detail = "boom";
+  CHECK(*speedup_over_naive(surface, surface.points[1]) == doctest::Approx(8.0));
+  CHECK(*speedup_over_naive(surface, surface.points[3]) == doctest::Approx(0.5));
+  CHECK_FALSE(speedup_over_naive(surface, surface.points[5]).has_value());
+  const std::string table = render_surface(surface, Format::table);
+  CHECK(table.find("8.00x") != std::string::npos);
+  CHECK(table.find("0.50x") != std::string::npos);
+  CHECK(table.find("FAIL float-add, 1 keys/warp, 4 subtree: boom") != std::string::npos);
+  CHECK(render_surface(surface, Format::markdown).find("| 1 | 4.0000 | 1.00x | 8.00x |") != std::string::npos);
+  const std::string json = render_surface(surface, Format::json);
+  CHECK(json.find("\"kind\": \"surface\"") != std::string::npos);
+  CHECK(json.find("\"speedup\": 8.0") != std::string::npos);
+  CHECK_THROWS_AS(render_surface(surface, Format::csv), std::invalid_argument);
+}

@@ -1,0 +1,124 @@
+// GPU tests of chapter 05: every row of every histogram table (int-add with CUB, float-add,
+// double-cas) at the sizes where warp-aggregation bugs live (n = 1, 31, 32, 33, a block +- 1, a
+// partial last warp, 2^20 + 1), with 1 bin, bins that are not a power of two, bins that do not
+// fit in shared memory, every key distribution (all-equal and all-distinct included), at the
+// default shape and at every --sweep shape; the ticket table likewise. Outputs are poisoned
+// first, seeds are fresh, and nothing may be written outside any buffer. A new stage is tested
+// with no edit here.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "atomics.hpp"
+#include "data.hpp"
+#include "device_buffer.hpp"
+#include "gpu_checks.hpp"
+#include "inputs.hpp"
+#include "problems.hpp"
+
+using namespace stepwise;
+using namespace stepwise::atomics;
+
+namespace {
+
+const std::vector<std::size_t> kSizes = {1, 2, 31, 32, 33, 255, 256, 257, 1000, 4097, (std::size_t{1} << 20) + 1};
+
+const std::vector<std::string> kDistributions = {"uniform", "runs:1",   "runs:3",   "runs:8",
+                                                 "runs:32", "zipf:1.1", "all-equal"};
+
+template <class Op>
+void check_histogram_row(const HistogramStage<Op>& stage, const LaunchShape& shape, HistogramProblem<Op>& problem,
+                         Workspace& workspace, std::uint64_t seed) {
+  CAPTURE(stage.name);
+  CAPTURE(describe(shape));
+  CAPTURE(problem.keys().size());
+  CAPTURE(problem.bin_count());
+  CAPTURE(std::string(Op::kName));
+  CAPTURE(seed);
+  problem.poison_output();
+  problem.launch(stage.launch, workspace, shape, nullptr);
+  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+  const Check check = problem.check_output();
+  CHECK_MESSAGE(check.passed, check.detail);
+  testing::check_no_stray_writes();
+}
+
+template <class Op>
+void histogram_rows_at(const std::vector<std::size_t>& sizes, const std::vector<int>& bin_counts,
+                       const std::vector<std::string>& distributions, bool sweep) {
+  for (std::size_t n : sizes)
+    for (int bins : bin_counts)
+      for (const std::string& distribution : distributions) {
+        CAPTURE(distribution);
+        const std::uint64_t seed = fresh_seed();
+        HistogramProblem<Op> problem(n, bins, parse_distribution(distribution), seed);
+        Workspace workspace = make_histogram_workspace<Op>(n, bins);
+        for (const HistogramStage<Op>& stage : histogram_stages<Op>()) {
+          check_histogram_row(stage, stage.shape, problem, workspace, seed);
+          if (sweep)
+            for (const LaunchShape& shape : stage.sweep) check_histogram_row(stage, shape, problem, workspace, seed);
+        }
+      }
+}
+
+template <class Op>
+void histogram_edges() {
+  histogram_rows_at<Op>(kSizes, {1, 7, 32, 1000}, kDistributions, false);
+}
+
+}  // namespace
+
+TEST_CASE("histogram int-add: every row at the edge sizes, bins and distributions") { histogram_edges<IntAdd>(); }
+TEST_CASE("histogram float-add: every row at the edge sizes, bins and distributions") { histogram_edges<FloatAdd>(); }
+TEST_CASE("histogram double-cas: every row at the edge sizes, bins and distributions") { histogram_edges<DoubleCas>(); }
+
+TEST_CASE("histogram: bins that do not fit in shared memory (stages 5 and 6 on the global bins)") {
+  const int too_many = static_cast<int>(max_shared_bytes_per_block() / sizeof(float)) + 3;
+  histogram_rows_at<IntAdd>({33, 100003}, {too_many, 65536 * 4 + 1}, {"uniform", "runs:8"}, false);
+  histogram_rows_at<DoubleCas>({33, 100003}, {too_many}, {"uniform", "all-equal"}, false);
+}
+
+TEST_CASE("histogram: every --sweep shape of every row") {
+  histogram_rows_at<IntAdd>({1, 33, 100003}, {1, 255}, {"runs:4", "uniform"}, true);
+  histogram_rows_at<FloatAdd>({100003}, {255}, {"runs:4"}, true);
+  histogram_rows_at<DoubleCas>({100003}, {255}, {"all-equal"}, true);
+}
+
+TEST_CASE("histogram: 2^24 + 1 values in 1 bin, exactly counted") {
+  histogram_rows_at<IntAdd>({(std::size_t{1} << 24) + 1}, {1}, {"all-equal"}, false);
+}
+
+TEST_CASE("ticket: every row at the edge sizes and every --sweep shape") {
+  for (std::size_t n : kSizes) {
+    const std::uint64_t seed = fresh_seed();
+    TicketProblem problem(n, seed);
+    for (const TicketStage& stage : ticket_stages()) {
+      std::vector<LaunchShape> shapes = stage.sweep;
+      shapes.push_back(stage.shape);
+      for (const LaunchShape& shape : shapes) {
+        CAPTURE(stage.name);
+        CAPTURE(describe(shape));
+        CAPTURE(n);
+        CAPTURE(seed);
+        problem.poison_output();
+        problem.launch(stage.launch, shape, nullptr);
+        STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+        const Check check = problem.check_output();
+        CHECK_MESSAGE(check.passed, check.detail);
+        testing::check_no_stray_writes();
+      }
+    }
+  }
+}
+
+TEST_CASE("launchers refuse bad shapes") {
+  HistogramProblem<IntAdd> problem(100, 10, parse_distribution("uniform"), 1);
+  Workspace workspace;
+  for (const HistogramStage<IntAdd>& stage : histogram_stages<IntAdd>()) {
+    if (stage.kind != RowKind::kernel) continue;
+    CAPTURE(stage.name);
+    CHECK_THROWS_AS(problem.launch(stage.launch, workspace, {33, 0, 8}, nullptr), std::invalid_argument);
+  }
+}
