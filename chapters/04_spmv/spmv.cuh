@@ -57,6 +57,14 @@ __device__ __forceinline__ T load_stream(const T* address) {
     return *address;
 }
 
+/// Bytes of MergeSpmvTile's Storage for @p threads x @p items with values of @p value_bytes: per item
+/// a product, a row end and a row sum, plus the tile's carry.
+constexpr std::size_t merge_tile_bytes(int threads, int items, std::size_t value_bytes) {
+  return static_cast<std::size_t>(threads) * static_cast<std::size_t>(items) *
+             (2 * value_bytes + sizeof(std::int32_t)) +
+         value_bytes;
+}
+
 /// One tile of the merge-based SpMV: NT threads, VT merge items (row ends and nonzeros) each.
 /// @tparam kLoads how the columns and values are read
 template <int NT, int VT, class T, StreamLoads kLoads>
@@ -72,6 +80,7 @@ struct MergeSpmvTile {
     T row_sums[kTile];             ///< the sums of the rows that end in the tile
     T carry;                       ///< the partial sum of the row open at the tile's end
   };
+  static_assert(sizeof(Storage) == merge_tile_bytes(NT, VT, sizeof(T)), "merge_tile_bytes describes Storage");
 
   /// Runs tile blockIdx.x: writes y of every row that ends in the tile, and the tile's carry.
   __device__ static void run(const CsrView<T>& matrix, const T* __restrict__ x, T* __restrict__ y,
@@ -145,18 +154,14 @@ struct MergeSpmvTile {
 
 /// Whether MergeSpmvTile<NT, VT, T, ...> fits the 48 KiB of static shared memory a block may have.
 template <int NT, int VT, class T>
-inline constexpr bool kMergeTileFits = static_cast<std::size_t>(NT) * VT*(2 * sizeof(T) + sizeof(std::int32_t)) +
-                                           sizeof(T) <=
-                                       48 * 1024;
+inline constexpr bool kMergeTileFits = merge_tile_bytes(NT, VT, sizeof(T)) <= 48 * 1024;
 
 /// The shapes of @p threads x @p values whose merge tiles fit (kMergeTileFits), for a stage's sweep.
 template <class T>
 std::vector<LaunchShape> merge_tile_shapes(const std::vector<int>& threads, const std::vector<int>& values) {
   std::vector<LaunchShape> shapes;
   for (const LaunchShape& shape : shape_grid(threads, values))
-    if (static_cast<std::size_t>(shape.threads) * shape.items * (2 * sizeof(T) + sizeof(std::int32_t)) + sizeof(T) <=
-        48 * 1024)
-      shapes.push_back(shape);
+    if (merge_tile_bytes(shape.threads, shape.items, sizeof(T)) <= 48 * 1024) shapes.push_back(shape);
   return shapes;
 }
 
