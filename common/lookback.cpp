@@ -11,13 +11,16 @@ std::size_t round_up(std::size_t bytes) { return (bytes + kAlignment - 1) / kAli
 
 }  // namespace
 
-LookbackLayout lookback_layout(std::size_t tiles, std::size_t element_bytes) {
+LookbackLayout packed_lookback_layout(std::size_t tiles) {
   LookbackLayout layout;
-  if (element_bytes <= 4) {
-    layout.clear_bytes = layout.status_offset + tiles * sizeof(unsigned long long);  // packed flag + value
-    layout.total_bytes = layout.clear_bytes;
-    return layout;
-  }
+  layout.clear_bytes = layout.status_offset + tiles * sizeof(unsigned long long);  // packed flag + value
+  layout.total_bytes = layout.clear_bytes;
+  return layout;
+}
+
+LookbackLayout lookback_layout(std::size_t tiles, std::size_t element_bytes) {
+  if (element_bytes <= 4) return packed_lookback_layout(tiles);
+  LookbackLayout layout;
   layout.clear_bytes = layout.status_offset + tiles * sizeof(std::uint32_t);  // flags only
   layout.aggregates_offset = round_up(layout.clear_bytes);
   layout.inclusives_offset = round_up(layout.aggregates_offset + tiles * element_bytes);

@@ -45,6 +45,25 @@ struct PackedTileStatus {
   }
 };
 
+/// Tile status for counts, non-negative integers below 2^62 (stream compaction's kept
+/// elements, 64-bit so that n may pass 2^32): the flag in the low two bits of one 64-bit word
+/// and the count above them, written and read with single relaxed atomics as in
+/// PackedTileStatus, so again no fence is needed. Its layout is packed_lookback_layout's.
+struct PackedCountStatus {
+  unsigned long long* words;
+
+  __device__ void publish(std::size_t tile, TileFlag flag, unsigned long long count) const {
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile])
+        .store(count << 2 | flag, cuda::memory_order_relaxed);
+  }
+  __device__ TileFlag read(std::size_t tile, unsigned long long& count) const {
+    const unsigned long long word =
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).load(cuda::memory_order_relaxed);
+    count = word >> 2;
+    return static_cast<TileFlag>(word & 3u);
+  }
+};
+
 /// Tile status for wider values (Affine): a separate flag, with release/acquire ordering.
 /// The writer stores the value, then the flag with memory_order_release (device scope);
 /// a reader loads the flag with memory_order_acquire and only then the value: seeing the

@@ -23,4 +23,8 @@ struct LookbackLayout {
 /// The layout for @p tiles tiles of values of @p element_bytes bytes.
 LookbackLayout lookback_layout(std::size_t tiles, std::size_t element_bytes);
 
+/// The layout of statuses packed in one 64-bit word per tile (PackedTileStatus, for values of
+/// 4 bytes or fewer, and PackedCountStatus): the ticket, then the words, all cleared together.
+LookbackLayout packed_lookback_layout(std::size_t tiles);
+
 }  // namespace stepwise

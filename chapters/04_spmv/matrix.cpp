@@ -2,24 +2,21 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <exception>
 #include <functional>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <string_view>
-#include <thread>
 #include <type_traits>
 
 #include <sys/stat.h>
 
 #include "data.hpp"
+#include "parallel.hpp"
 #include "sizes.hpp"
 
 namespace stepwise::spmv {
@@ -32,35 +29,6 @@ constexpr std::int64_t kMaxIndex = std::numeric_limits<std::int32_t>::max();
 constexpr const char* kLimitText = "2^31 - 1 (32-bit indices)";
 
 // Threads -----------------------------------------------------------------------------------------
-
-/// Runs @p body(chunk) for every chunk in [0, @p chunk_count), on as many threads as the machine
-/// has, each taking the next chunk not yet taken. A chunk's work depends on the chunk alone (its
-/// rows, its random stream), never on the thread that runs it, so the result is the same with
-/// any number of threads. The first exception a chunk throws is rethrown here.
-void for_each_chunk(std::int64_t chunk_count, const std::function<void(std::int64_t)>& body) {
-  const std::int64_t workers = std::min<std::int64_t>(chunk_count, std::max(1u, std::thread::hardware_concurrency()));
-  if (workers <= 1) {
-    for (std::int64_t chunk = 0; chunk < chunk_count; ++chunk) body(chunk);
-    return;
-  }
-  std::atomic<std::int64_t> next_chunk{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  const auto work = [&] {
-    try {
-      for (std::int64_t chunk = next_chunk++; chunk < chunk_count; chunk = next_chunk++) body(chunk);
-    } catch (...) {
-      const std::lock_guard<std::mutex> lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-      next_chunk = chunk_count;  // the other threads stop after their current chunk
-    }
-  };
-  std::vector<std::thread> threads;
-  for (std::int64_t worker = 1; worker < workers; ++worker) threads.emplace_back(work);
-  work();
-  for (std::thread& thread : threads) thread.join();
-  if (failure) std::rethrow_exception(failure);
-}
 
 /// Rows per chunk of the row-parallel loops (generators, sorting rows, the reference).
 constexpr std::int64_t kRowsPerChunk = 4096;

@@ -1,0 +1,64 @@
+// The chapter's tables: add a stage by adding its file under stages/ and its row here.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "compaction.hpp"
+#include "lookback.hpp"
+
+namespace stepwise::compaction {
+namespace {
+
+template <class K>
+std::vector<SelectStage<K>> table(Form form) {
+  return numbered<SelectLaunch<K>>({
+      atomic_per_element<K>(),                                               // stages/01_atomic.cu
+      warp_aggregated<K>(),                                                  // stages/02_warp_aggregated.cu
+      block_aggregated<K>(),                                                 // stages/03_block_aggregated.cu
+      count_scan_scatter<K>(),                                               // stages/04_count_scan_scatter.cu
+      two_kernels<K>(),                                                      // stages/05_two_kernels.cu
+      single_pass<K>(),                                                      // stages/06_single_pass.cu
+      tuned<K>(),                                                            // stages/07_tuned.cu
+      form == Form::flags ? library_cub_flagged<K>() : library_cub_if<K>(),  // stages/lib_cub_select.cu
+  });
+}
+
+}  // namespace
+
+template <class K>
+const std::vector<SelectStage<K>>& select_stages(Form form) {
+  static const std::vector<SelectStage<K>> predicate = table<K>(Form::predicate);
+  static const std::vector<SelectStage<K>> flags = table<K>(Form::flags);
+  return form == Form::flags ? flags : predicate;
+}
+
+template <class K>
+bool keeps_input_order(SelectLaunch<K> launch) {
+  static const SelectLaunch<K> unordered[] = {atomic_per_element<K>().launch, warp_aggregated<K>().launch,
+                                              block_aggregated<K>().launch};
+  return std::find(std::begin(unordered), std::end(unordered), launch) == std::end(unordered);
+}
+
+void Workspace::require(std::size_t bytes) const {
+  if (bytes > buffer_.size())
+    throw std::invalid_argument("the workspace has " + std::to_string(buffer_.size()) + " bytes; this row needs " +
+                                std::to_string(bytes));
+}
+
+template <class K>
+std::size_t workspace_bytes(std::size_t n, bool payload) {
+  const std::size_t counts = kMaxCountBlocks * sizeof(unsigned long long);
+  const std::size_t statuses = packed_lookback_layout((n + kMinLookbackTile - 1) / kMinLookbackTile).total_bytes;
+  const std::size_t cub =
+      std::max(cub_temp_bytes<K>(n, Form::predicate, payload), cub_temp_bytes<K>(n, Form::flags, payload));
+  return std::max({counts, statuses, cub});
+}
+
+template const std::vector<SelectStage<std::int32_t>>& select_stages<std::int32_t>(Form);
+template const std::vector<SelectStage<float>>& select_stages<float>(Form);
+template bool keeps_input_order<std::int32_t>(SelectLaunch<std::int32_t>);
+template bool keeps_input_order<float>(SelectLaunch<float>);
+template std::size_t workspace_bytes<std::int32_t>(std::size_t, bool);
+template std::size_t workspace_bytes<float>(std::size_t, bool);
+
+}  // namespace stepwise::compaction

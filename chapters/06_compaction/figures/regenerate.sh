@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Chapter 06's measurements and figures, from the repository root:
+#   chapters/06_compaction/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on a GPU
+#   chapters/06_compaction/figures/regenerate.sh plot [report-dir]                       anywhere with matplotlib
+# The gpu parts, all by default: tests (the GPU tests and compute-sanitizer), tables (the README's tables), more (the
+# other inputs), sweeps (--sweep of both forms), ncu (the counters, and the SASS of stages 1 and 2). bin-dir defaults
+# to build/bin, report-dir to build/reports/06 (neither is committed). The gpu mode prints a summary last: each step's
+# exit code and seconds; the full outputs are in report-dir. plot draws every figure of the README.
+set -uo pipefail
+usage="usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir]"
+mode=${1:?$usage}
+figures=chapters/06_compaction/figures
+case "$mode" in
+  gpu)
+    bin=${2:-build/bin}
+    reports=${3:-build/reports/06}
+    parts=("${@:4}")
+    [ ${#parts[@]} -eq 0 ] && parts=(tests tables more sweeps ncu)
+    wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
+    mkdir -p "$reports"
+    compaction="$bin/chapter_06_compaction"
+    status=0
+    summary=()
+    step() {  # step NAME COMMAND...: output in reports/NAME.log, exit code and seconds in the summary
+      local name=$1
+      shift
+      local start=$SECONDS
+      "$@" > "$reports/$name.log" 2>&1
+      local code=$?
+      [ $code -ne 0 ] && status=1
+      summary+=("$(printf '%-34s exit %3d  %5ds' "$name" "$code" $((SECONDS - start)))")
+    }
+    table() {  # table NAME chapter-arguments...: the JSON report (and its table, in NAME.log) of one run
+      local name=$1
+      shift
+      step "$name" "$compaction" "$@" --format json --output "$reports/$name.json"
+    }
+    nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
+      --format=csv,noheader > "$reports/device.txt" 2>&1
+    summary+=("device: $(head -1 "$reports/device.txt")")
+
+    # 1. The GPU tests of the chapter, then compute-sanitizer on both forms at a small n.
+    if wants tests; then
+      step gpu-tests "$bin/test_compaction_gpu" --duration=true
+      for tool in memcheck racecheck synccheck initcheck; do
+        step "sanitizer-$tool-if" compute-sanitizer --tool "$tool" --error-exitcode 99 "$compaction" --n 20011 \
+          --reps 1 --warmup 1
+        step "sanitizer-$tool-flagged" compute-sanitizer --tool "$tool" --error-exitcode 99 "$compaction" --n 20011 \
+          --flags --payload --type float32 --pattern runs:300 --reps 1 --warmup 1
+      done
+    fi
+
+    # 2. The README's tables: both forms at 1 %, 50 % and 99 % (int32 keys, 2^26, the default), then the other
+    #    inputs at 50 %: float keys, a payload, runs of 1000, and the default size of the issue's CUB numbers.
+    if wants tables; then
+      for percent in 1 50 99; do
+        table "if-$percent" --selectivity "$percent%"
+        table "flagged-$percent" --selectivity "$percent%" --flags
+      done
+    fi
+    if wants more; then
+      table if-50-float --type float32
+      table if-50-payload --payload
+      table flagged-50-payload --flags --payload
+      table if-50-runs --pattern runs:1000
+      table if-50-2e28 --n 2^28 --reps 10
+    fi
+
+    # 3. The launch shapes (--sweep) at 50 %, both forms.
+    if wants sweeps; then
+      step sweep-if "$compaction" --sweep --reps 5 --format json --output "$reports/sweep-if.json"
+      step sweep-flagged "$compaction" --sweep --reps 5 --flags --format json --output "$reports/sweep-flagged.json"
+    fi
+
+    # 4. Nsight Compute: the counter's atomics (stages 1-3), and where stage 7 and CUB spend their cycles.
+    if wants ncu; then
+      atomic_metrics=l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,lts__t_requests_srcunit_tex_op_atom.sum
+      atomic_metrics+=,gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
+      for stage in 1 2 3; do
+        step "ncu-atomics-stage$stage" ncu --clock-control none --metrics "$atomic_metrics" -k regex:select_ -c 1 --csv \
+          --log-file "$reports/ncu_atomics_stage$stage.csv" "$compaction" --stage "$stage" --reps 1 --warmup 0
+      done
+      sections=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats)
+      step ncu-stage3 ncu "${sections[@]}" -k regex:select_block -c 1 --log-file "$reports/ncu_stage3.txt" \
+        "$compaction" --stage 3 --reps 1 --warmup 0
+      step ncu-stage6 ncu "${sections[@]}" -k regex:select_single -c 1 --log-file "$reports/ncu_stage6.txt" \
+        "$compaction" --stage 6 --reps 1 --warmup 0
+      step ncu-stage7 ncu "${sections[@]}" -k regex:select_tuned -c 1 --log-file "$reports/ncu_stage7.txt" \
+        "$compaction" --stage 7 --reps 1 --warmup 0
+      step ncu-cub ncu "${sections[@]}" -k regex:DeviceSelectSweep -c 1 --log-file "$reports/ncu_cub.txt" \
+        "$compaction" --stage lib --reps 1 --warmup 0
+
+      # 5. The SASS of stages 1 and 2: what nvcc made of stage 1's atomicAdd on one address.
+      if command -v cuobjdump > /dev/null; then
+        cuobjdump -sass "$compaction" | awk '/Function : .*select_(atomic|warp_aggregated).*SelectorIiLb0ELb0/{f=1;print;next}
+          f&&/Function :/{f=0} f' | grep -E 'Function|VOTE|FLO|POPC|ATOM|RED|SHFL' > "$reports/sass_stages_1_2.txt"
+        summary+=("sass: $(grep -c 'VOTE' "$reports/sass_stages_1_2.txt") VOTE in stages 1 and 2 (sass_stages_1_2.txt)")
+      fi
+    fi
+    printf '%s\n' "${summary[@]}"
+    exit $status
+    ;;
+  plot)
+    reports=${2:-build/reports/06}
+    tools/plot compare --metric gbps --labels "1 %,50 %,99 %" "$reports/if-1.json" "$reports/if-50.json" \
+      "$reports/if-99.json" -o "$figures/06_gbps_by_selectivity.svg" \
+      --title "Chapter 06: GB/s of every stage at three selectivities (predicate key < 0)"
+    tools/plot compare --metric gbps --labels "1 %,50 %,99 %" "$reports/flagged-1.json" "$reports/flagged-50.json" \
+      "$reports/flagged-99.json" -o "$figures/06_gbps_by_selectivity_flagged.svg" \
+      --title "Chapter 06: GB/s of every stage at three selectivities (flag bytes)"
+    tools/plot staircase "$reports/if-50.json" -o "$figures/06_staircase_if_50.svg"
+    tools/plot sweep --stage tuned "$reports/sweep-if.json" -o "$figures/06_sweep_tuned_if_50.svg"
+    ;;
+  *)
+    echo "$usage" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,91 @@
+#include "options.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace stepwise::compaction {
+namespace {
+
+/// A CLI11 validator from a parser that throws std::invalid_argument.
+template <class Parse>
+CLI::Validator parsed_by(Parse parse, const std::string& description) {
+  return CLI::Validator(
+      [parse](std::string& value) -> std::string {
+        try {
+          parse(value);
+          return {};
+        } catch (const std::invalid_argument& error) {
+          return error.what();
+        }
+      },
+      description);
+}
+
+}  // namespace
+
+const char* to_string(KeyType type) { return type == KeyType::float32 ? "float32" : "int32"; }
+
+ChapterInfo chapter_info() {
+  ChapterInfo info;
+  info.id = "06";
+  info.name = "compaction";
+  info.title = "stream compaction: from one atomic per element to a single ordered pass, against cub::DeviceSelect";
+  info.default_n = kDefaultN;
+  info.min_n = 1;
+  info.reference_lesson = "a sequential filter: the kept elements in input order";
+  return info;
+}
+
+void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
+  CLI::App& app = cli.app();
+  app.add_option("--type", options.type, "Key type: int32 or float32")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"int32", "float32"}));
+  app.add_option("--selectivity", options.selectivity,
+                 "The share of elements kept: a percentage (1%, 50%, 99%) or a fraction in [0, 1]")
+      ->capture_default_str()
+      ->check(parsed_by(parse_selectivity, "P"));
+  app.add_option("--pattern", options.pattern,
+                 "Where the kept elements lie: random (each one drawn alone) or runs:R (runs of R elements kept or "
+                 "dropped together)")
+      ->capture_default_str()
+      ->check(parsed_by(parse_pattern, "random|runs:R"));
+  cli.add_flag("--flags", options.flags,
+               "Keep by a flag byte per element (DeviceSelect::Flagged) instead of the predicate key < 0 "
+               "(DeviceSelect::If)");
+  cli.add_flag("--payload", options.payload, "Each key carries an int32 value, kept with it");
+  app.add_option("--first-poll-ns", options.first_poll_ns,
+                 "Stages 6 and 7: how long a tile's look-back waits after publishing its count before its first poll "
+                 "(0: at once)")
+      ->capture_default_str()
+      ->transform(decimal_in(0, 100000));
+  cli.add_flag("--ticket-first", options.ticket_first,
+               "Stage 7: draw the ticket before loading the tile, instead of loading tile blockIdx.x meanwhile");
+  CLI::Option* analyze =
+      cli.add_flag("--analyze", options.analyze,
+                   "Print what each stage costs on this input (atomics, passes over the input, launches, bytes); "
+                   "needs no GPU");
+  for (const char* name : {"--stage", "--sweep", "--format", "--output"}) analyze->excludes(cli.option(name));
+}
+
+Plan make_plan(const ChapterOptions& options) {
+  Plan plan;
+  plan.type = options.type == "float32" ? KeyType::float32 : KeyType::int32;
+  plan.selectivity = parse_selectivity(options.selectivity);
+  plan.pattern = parse_pattern(options.pattern);
+  plan.by_flags = options.flags;
+  plan.payload = options.payload;
+  plan.first_poll_ns = static_cast<unsigned>(options.first_poll_ns);
+  plan.speculative = !options.ticket_first;
+  plan.analyze = options.analyze;
+  return plan;
+}
+
+std::string describe_input(const Plan& plan) {
+  char percent[32];
+  std::snprintf(percent, sizeof percent, "%g", plan.selectivity * 100.0);
+  return std::string(percent) + " % kept (" + to_string(plan.pattern) + "), " +
+         (plan.by_flags ? "by flag bytes" : "by key < 0") + (plan.payload ? ", int32 payload" : "");
+}
+
+}  // namespace stepwise::compaction

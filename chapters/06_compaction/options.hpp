@@ -1,0 +1,67 @@
+/// @file options.hpp
+/// The chapter's command line: the element type, which elements are kept and how the test is
+/// given, and --analyze. Host code only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "cli.hpp"
+#include "inputs.hpp"
+#include "types.hpp"
+
+namespace stepwise::compaction {
+
+/// The key types (--type).
+enum class KeyType { int32, float32 };
+
+/// What --help, --list and the report's header say about the chapter.
+ChapterInfo chapter_info();
+
+/// The default --n: 2^26 elements (256 MiB of int32 keys, five times the L2 of an H100), large
+/// enough to measure the memory and small enough for the CPU to check the unordered rows (a
+/// sort of their output) twice per row in seconds.
+inline constexpr std::uint64_t kDefaultN = std::uint64_t{1} << 26;
+
+/// The default of --first-poll-ns: CUB's L2 write latency for 4-byte values on sm_90, which
+/// chapter 02 measured as the best first poll of its single-pass scan.
+inline constexpr unsigned kDefaultFirstPollNs = 1245;
+
+/// Everything a run of the chapter needs beyond the common options.
+struct Plan {
+  KeyType type = KeyType::int32;
+  double selectivity = 0.5;
+  Pattern pattern;
+  bool by_flags = false;                         ///< --flags: the Flagged form
+  bool payload = false;                          ///< --payload: an int32 value travels with each key
+  unsigned first_poll_ns = kDefaultFirstPollNs;  ///< --first-poll-ns (stages 6 and 7)
+  bool speculative = true;                       ///< false with --ticket-first (stage 7)
+  bool analyze = false;
+};
+
+/// The chapter's own options, registered by add_chapter_options and read back by make_plan.
+struct ChapterOptions {
+  std::string type = "int32";
+  std::string selectivity = "50%";
+  std::string pattern = "random";
+  bool flags = false;
+  bool payload = false;
+  int first_poll_ns = static_cast<int>(kDefaultFirstPollNs);
+  bool ticket_first = false;
+  bool analyze = false;
+};
+
+/// Adds --type, --selectivity, --pattern, --flags, --payload, --first-poll-ns, --ticket-first and
+/// --analyze to @p cli, writing into @p options (which must outlive the parse).
+void add_chapter_options(ChapterCli& cli, ChapterOptions& options);
+
+/// The plan of a parsed command line.
+Plan make_plan(const ChapterOptions& options);
+
+/// `int32` or `float32`.
+const char* to_string(KeyType type);
+
+/// What the report's header and notes say about the input: `50 % kept (random), key < 0`.
+std::string describe_input(const Plan& plan);
+
+}  // namespace stepwise::compaction

@@ -1,0 +1,264 @@
+// CPU tests of chapter 06: the inputs (selectivity and runs, keys on the right side of 0, flags
+// set exactly where kept, reproducible from the seed), the reference (both forms keep the same
+// elements), the check every row goes through (ordered and unordered, counts, payloads, writes
+// past the kept count), the radix sort behind the multiset check, the option parsers, and the
+// --analyze counts.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "analysis.hpp"
+#include "inputs.hpp"
+#include "options.hpp"
+
+using namespace stepwise;
+using namespace stepwise::compaction;
+
+namespace {
+
+Pattern runs(std::uint64_t length) {
+  Pattern pattern;
+  pattern.kind = Pattern::Kind::runs;
+  pattern.run = length;
+  return pattern;
+}
+
+/// The table's kernel rows as --analyze sees them (numbers and default shapes of stages 1-7).
+std::vector<StageInfo> analyzed_stages() {
+  const LaunchShape shapes[] = {{256}, {256}, {256, 8}, {128, 8, 8}, {128, 8, 8}, {256, 12}, {128, 32}};
+  const char* names[] = {
+      "atomic", "warp-aggregated", "block-aggregated", "count-scan-scatter", "two-kernels", "single-pass", "tuned"};
+  std::vector<StageInfo> stages;
+  for (int i = 0; i < 7; ++i) stages.push_back({i + 1, names[i], "", RowKind::kernel, shapes[i], {}});
+  stages.push_back({0, "cub::DeviceSelect::If", "", RowKind::library, {}, {}});
+  return stages;
+}
+
+}  // namespace
+
+TEST_CASE("--selectivity reads percentages and fractions in [0, 1] and refuses the rest") {
+  CHECK(parse_selectivity("50%") == doctest::Approx(0.5));
+  CHECK(parse_selectivity("0.5%") == doctest::Approx(0.005));
+  CHECK(parse_selectivity("1") == 1.0);
+  CHECK(parse_selectivity("0") == 0.0);
+  CHECK(parse_selectivity("100%") == 1.0);
+  CHECK(parse_selectivity("0.25") == doctest::Approx(0.25));
+  for (const char* bad : {"", "%", "101%", "1.5", "-1%", "abc", "1e-2", "..", ".", "50 %", "0x1"})
+    CHECK_THROWS_AS(parse_selectivity(bad), std::invalid_argument);
+}
+
+TEST_CASE("--pattern reads random and runs:R and refuses the rest") {
+  CHECK(parse_pattern("random") == Pattern{});
+  CHECK(parse_pattern("runs:1000") == runs(1000));
+  CHECK(to_string(parse_pattern("runs:7")) == "runs:7");
+  for (const char* bad : {"", "runs", "runs:", "runs:0", "runs:-3", "runs:abc", "runs:2^50", "sorted"})
+    CHECK_THROWS_AS(parse_pattern(bad), std::invalid_argument);
+}
+
+TEST_CASE("the kept share is the selectivity, exactly at 0 and 1, within sampling error between") {
+  const std::size_t n = 1 << 20;
+  for (double p : {0.0, 0.01, 0.5, 0.99, 1.0})
+    for (const Pattern& pattern : {Pattern{}, runs(1000)}) {
+      CAPTURE(p);
+      CAPTURE(to_string(pattern));
+      const SelectInput<std::int32_t> input = make_input<std::int32_t>(n, p, pattern, false, 42);
+      const std::size_t kept = select_reference(input, false).keys.size();
+      if (p == 0.0) CHECK(kept == 0);
+      if (p == 1.0) CHECK(kept == n);
+      // Runs of 1000 make the kept count a sum of n / 1000 coin flips of weight 1000.
+      const double units = pattern.kind == Pattern::Kind::runs ? static_cast<double>(n) / 1000.0 : n;
+      const double sigma = std::sqrt(p * (1 - p) / units);
+      CHECK(std::abs(static_cast<double>(kept) / n - p) <= 5 * sigma + 1e-12);
+    }
+}
+
+TEST_CASE("runs:R keeps or drops whole runs of R elements") {
+  const std::size_t n = 100000;
+  for (std::uint64_t length : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{1000}})
+    for (std::size_t i = 0; i < n; ++i)
+      if (i % length != 0) REQUIRE(is_kept(9, i, 0.5, runs(length)) == is_kept(9, i - 1, 0.5, runs(length)));
+  // ... and they are not all the same run.
+  std::size_t kept_runs = 0;
+  for (std::size_t run = 0; run < 100; ++run) kept_runs += is_kept(9, run * 1000, 0.5, runs(1000));
+  CHECK(kept_runs > 20);
+  CHECK(kept_runs < 80);
+}
+
+TEST_CASE_TEMPLATE("keys are below 0 exactly where kept, flags are set exactly there, and nothing is constant", K,
+                   std::int32_t, float) {
+  const std::size_t n = 200003;
+  const SelectInput<K> input = make_input<K>(n, 0.5, {}, true, 7);
+  REQUIRE(input.keys.size() == n);
+  REQUIRE(input.flags.size() == n);
+  REQUIRE(input.values.size() == n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool kept = is_kept(7, i, 0.5, {});
+    REQUIRE(keeps_key(input.keys[i]) == kept);
+    REQUIRE((input.flags[i] != 0) == kept);
+  }
+  CHECK(std::adjacent_find(input.keys.begin(), input.keys.end(), std::not_equal_to<K>()) != input.keys.end());
+  CHECK(std::adjacent_find(input.values.begin(), input.values.end(), std::not_equal_to<Payload>()) !=
+        input.values.end());
+  const auto [low, high] = std::minmax_element(input.flags.begin(), input.flags.end());
+  CHECK(*low == 0);
+  CHECK(*high > 1);  // flags are any non-zero byte, not just 1
+  CHECK(make_input<K>(n, 0.5, {}, true, 7).keys == input.keys);
+  CHECK(make_input<K>(n, 0.5, {}, true, 8).keys != input.keys);
+  CHECK(make_input<K>(n, 0.5, {}, false, 7).values.empty());
+}
+
+TEST_CASE("the reference keeps the same elements by predicate and by flag, in input order, with their values") {
+  const SelectInput<std::int32_t> input = make_input<std::int32_t>(50000, 0.3, runs(13), true, 3);
+  const Selection<std::int32_t> by_key = select_reference(input, false);
+  const Selection<std::int32_t> by_flag = select_reference(input, true);
+  CHECK(by_key.keys == by_flag.keys);
+  CHECK(by_key.values == by_flag.values);
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < input.keys.size(); ++i)
+    if (input.flags[i] != 0) {
+      REQUIRE(next < by_key.keys.size());
+      CHECK(by_key.keys[next] == input.keys[i]);
+      CHECK(by_key.values[next] == input.values[i]);
+      ++next;
+    }
+  CHECK(next == by_key.keys.size());
+}
+
+TEST_CASE("the worked example: keep the negative keys of a short list, with their values") {
+  SelectInput<std::int32_t> input;
+  input.keys = {5, -3, 8, -1, -7, 0, 2, -9};
+  input.flags = {0, 1, 0, 1, 1, 0, 0, 1};
+  input.values = {10, 11, 12, 13, 14, 15, 16, 17};
+  const Selection<std::int32_t> kept = select_reference(input, false);
+  CHECK(kept.keys == std::vector<std::int32_t>{-3, -1, -7, -9});
+  CHECK(kept.values == std::vector<Payload>{11, 13, 14, 17});
+}
+
+TEST_CASE("radix_sort sorts 32- and 64-bit words as std::sort does") {
+  std::mt19937_64 random(5);
+  for (int bits : {32, 64})
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{1000}, std::size_t{100003}}) {
+      std::vector<std::uint64_t> words(n);
+      for (std::uint64_t& word : words) word = bits == 32 ? random() >> 32 : random();
+      if (n > 10) words[3] = words[7] = words[9];  // duplicates
+      std::vector<std::uint64_t> want = words;
+      std::sort(want.begin(), want.end());
+      radix_sort(words, bits);
+      CHECK(words == want);
+    }
+}
+
+TEST_CASE("check_selection: exact for ordered rows, a multiset for the unordered ones, nothing past the count") {
+  const std::int32_t poison_key = static_cast<std::int32_t>(0xCDCDCDCD);
+  const Payload poison_value = static_cast<Payload>(0xCDCDCDCD);
+  Selection<std::int32_t> reference;
+  reference.keys = {-3, -1, -7, -9};
+  reference.values = {11, 13, 14, 17};
+  std::vector<std::int32_t> keys = {-3, -1, -7, -9, poison_key, poison_key};
+  std::vector<Payload> values = {11, 13, 14, 17, poison_value, poison_value};
+
+  CHECK(check_selection(keys, values, 4, reference, true, poison_key, poison_value).passed);
+  CHECK(check_selection(keys, values, 4, reference, false, poison_key, poison_value).passed);
+
+  SUBCASE("a wrong count fails") {
+    const Check check = check_selection(keys, values, 3, reference, true, poison_key, poison_value);
+    CHECK_FALSE(check.passed);
+    CHECK(check.detail.find("kept count 3, want 4") != std::string::npos);
+  }
+  SUBCASE("a permutation passes unordered and fails ordered") {
+    std::swap(keys[0], keys[2]);
+    std::swap(values[0], values[2]);
+    CHECK(check_selection(keys, values, 4, reference, false, poison_key, poison_value).passed);
+    const Check ordered = check_selection(keys, values, 4, reference, true, poison_key, poison_value);
+    CHECK_FALSE(ordered.passed);
+    CHECK(ordered.detail.find("first at index 0") != std::string::npos);
+  }
+  SUBCASE("a key separated from its value fails both") {
+    std::swap(values[0], values[1]);
+    CHECK_FALSE(check_selection(keys, values, 4, reference, false, poison_key, poison_value).passed);
+    CHECK_FALSE(check_selection(keys, values, 4, reference, true, poison_key, poison_value).passed);
+  }
+  SUBCASE("a duplicated element in place of another fails the multiset") {
+    keys[1] = keys[0];
+    values[1] = values[0];
+    CHECK_FALSE(check_selection(keys, values, 4, reference, false, poison_key, poison_value).passed);
+  }
+  SUBCASE("a write past the kept count fails") {
+    keys[5] = 0;
+    const Check check = check_selection(keys, values, 4, reference, false, poison_key, poison_value);
+    CHECK_FALSE(check.passed);
+    CHECK(check.detail.find("output element 5 was written") != std::string::npos);
+  }
+  SUBCASE("an unwritten (still poisoned) element among the kept fails") {
+    keys[3] = poison_key;
+    values[3] = poison_value;
+    CHECK_FALSE(check_selection(keys, values, 4, reference, true, poison_key, poison_value).passed);
+    CHECK_FALSE(check_selection(keys, values, 4, reference, false, poison_key, poison_value).passed);
+  }
+}
+
+TEST_CASE("check_selection compares float keys by their bits: a NaN poison never passes, -0 is not +0") {
+  const float poison = std::numeric_limits<float>::quiet_NaN();
+  Selection<float> reference;
+  reference.keys = {-0.5f, -0.25f};
+  CHECK(check_selection<float>({-0.5f, -0.25f, poison}, {}, 2, reference, true, poison, 0).passed);
+  CHECK_FALSE(check_selection<float>({-0.5f, poison, poison}, {}, 2, reference, true, poison, 0).passed);
+  CHECK_FALSE(check_selection<float>({-0.5f, poison, poison}, {}, 2, reference, false, poison, 0).passed);
+  Selection<float> zero;
+  zero.keys = {-0.0f};
+  CHECK_FALSE(check_selection<float>({0.0f}, {}, 1, zero, true, poison, 0).passed);
+}
+
+TEST_CASE("--analyze counts each stage's atomics, passes and launches on the input") {
+  Plan plan;
+  const std::vector<StageInfo> stages = analyzed_stages();
+  std::uint64_t kept = 0;
+  SUBCASE("everything kept: one atomic per element, per warp and per tile") {
+    plan.selectivity = 1.0;
+    const std::uint64_t n = 100000;
+    const std::vector<StageCost> costs = stage_costs(plan, n, 1, stages, kept);
+    REQUIRE(costs.size() == 7);
+    CHECK(kept == n);
+    CHECK(costs[0].counter_atomics == n);
+    CHECK(costs[1].counter_atomics == (n + 31) / 32);
+    CHECK(costs[2].counter_atomics == (n + 2047) / 2048);
+    CHECK(costs[3].counter_atomics == 0);
+    CHECK(costs[3].input_passes == 2);
+    CHECK(costs[3].launches == 3);
+    CHECK(costs[4].launches == 2);
+    CHECK(costs[5].ticket_atomics == (n + 3071) / 3072);
+    CHECK(costs[6].ticket_atomics == (n + 4095) / 4096);
+    CHECK(costs[0].bytes == doctest::Approx(8.0 * n));  // read n keys, write n
+    CHECK(costs[3].bytes > costs[0].bytes + 4.0 * n);   // the second read of the keys
+  }
+  SUBCASE("nothing kept: no atomic on the counter at all") {
+    plan.selectivity = 0.0;
+    const std::vector<StageCost> costs = stage_costs(plan, 5000, 1, stages, kept);
+    CHECK(kept == 0);
+    for (int i = 0; i < 3; ++i) CHECK(costs[static_cast<std::size_t>(i)].counter_atomics == 0);
+  }
+  SUBCASE("runs of 64: one warp in two has a kept element, at half selectivity") {
+    plan.selectivity = 0.5;
+    plan.pattern = runs(64);
+    const std::uint64_t n = 1 << 20;
+    const std::vector<StageCost> costs = stage_costs(plan, n, 1, stages, kept);
+    CHECK(costs[1].counter_atomics * 32 == kept);  // every warp is all kept or all dropped
+  }
+  SUBCASE("flags and a payload change the bytes") {
+    plan.selectivity = 1.0;
+    plan.by_flags = true;
+    plan.payload = true;
+    const std::vector<StageCost> costs = stage_costs(plan, 1000, 1, stages, kept);
+    CHECK(costs[0].bytes == doctest::Approx(1000.0 * (4 + 4 + 1) + 1000.0 * (4 + 4)));
+  }
+  const std::string report = analyze(plan, 4096, 1, stages);
+  CHECK(report.find("chapter 06 --analyze") != std::string::npos);
+  CHECK(report.find("count-scan-scatter") != std::string::npos);
+}

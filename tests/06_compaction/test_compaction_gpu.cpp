@@ -1,0 +1,229 @@
+// GPU tests of chapter 06: every row of both tables (predicate and flags), int32 and float32
+// keys, with and without a payload, at the sizes where compaction bugs live (n = 1, a warp and a
+// tile +- 1 of every row's shape, several tiles, 2^20 + 3) and the selectivities 0 %, 1 %,
+// 50 %, 99 % and 100 %; inputs where one tile alone is all kept or all dropped; runs that cross
+// tiles; every shape of every --sweep at its tile edges; and a run past 2^31 elements where
+// memory allows. Outputs are poisoned first and seeds are fresh; the ordered rows must match the
+// reference exactly, the unordered ones as a multiset, nothing may be written past the kept
+// count or outside any buffer. A new stage is tested with no edit here.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "compaction.hpp"
+#include "data.hpp"
+#include "device.hpp"
+#include "device_buffer.hpp"
+#include "gpu_checks.hpp"
+#include "inputs.hpp"
+#include "problems.hpp"
+#include "sizes.hpp"
+
+using namespace stepwise;
+using namespace stepwise::compaction;
+
+namespace {
+
+const std::vector<double> kSelectivities = {0.0, 0.01, 0.5, 0.99, 1.0};
+
+Plan plan_of(bool by_flags, bool payload, double selectivity = 0.5, const Pattern& pattern = {}) {
+  Plan plan;
+  plan.by_flags = by_flags;
+  plan.payload = payload;
+  plan.selectivity = selectivity;
+  plan.pattern = pattern;
+  return plan;
+}
+
+/// Elements a row's tile covers (0 for rows without one).
+std::size_t tile_of(const LaunchShape& shape) {
+  return static_cast<std::size_t>(shape.threads) * static_cast<std::size_t>(shape.items);
+}
+
+/// Sizes around @p tile: tile - 1, tile, tile + 1, 3 tile + 5.
+void add_tile_edges(std::set<std::size_t>& sizes, std::size_t tile) {
+  if (tile == 0) return;
+  for (std::size_t n : {tile - 1, tile, tile + 1, 3 * tile + 5}) sizes.insert(n);
+}
+
+template <class K>
+void check_row(const SelectStage<K>& stage, const LaunchShape& shape, SelectProblem<K>& problem, Workspace& workspace) {
+  CAPTURE(stage.name);
+  CAPTURE(describe(shape));
+  problem.poison_output();
+  problem.launch(stage.launch, workspace, shape, nullptr);
+  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+  const Check check = problem.check_output();
+  CHECK_MESSAGE(check.passed, check.detail);
+  testing::check_no_stray_writes();
+}
+
+/// Every row of @p plan's table at its default shape (and every sweep shape with @p sweep) on
+/// @p problem.
+template <class K>
+void check_rows(const Plan& plan, SelectProblem<K>& problem, std::size_t n, bool sweep) {
+  Workspace workspace(workspace_bytes<K>(n, plan.payload));
+  for (const SelectStage<K>& stage : select_stages<K>(plan.by_flags ? Form::flags : Form::predicate)) {
+    check_row(stage, stage.shape, problem, workspace);
+    if (sweep)
+      for (const LaunchShape& shape : stage.sweep) check_row(stage, shape, problem, workspace);
+  }
+}
+
+template <class K>
+void rows_at(const std::vector<std::size_t>& sizes, const std::vector<double>& selectivities, const Pattern& pattern,
+             bool sweep) {
+  for (bool by_flags : {false, true})
+    for (bool payload : {false, true})
+      for (std::size_t n : sizes)
+        for (double selectivity : selectivities) {
+          const std::uint64_t seed = fresh_seed();
+          CAPTURE(by_flags);
+          CAPTURE(payload);
+          CAPTURE(n);
+          CAPTURE(selectivity);
+          CAPTURE(to_string(pattern));
+          CAPTURE(seed);
+          const Plan plan = plan_of(by_flags, payload, selectivity, pattern);
+          SelectProblem<K> problem(n, plan, seed);
+          check_rows(plan, problem, n, sweep);
+        }
+}
+
+/// The sizes every row runs at: the small edge cases and the tile edges of every row.
+template <class K>
+std::vector<std::size_t> edge_sizes() {
+  std::set<std::size_t> sizes = {1, 2, 31, 32, 33, 1000, (std::size_t{1} << 20) + 3};
+  for (const SelectStage<K>& stage : select_stages<K>(Form::predicate)) add_tile_edges(sizes, tile_of(stage.shape));
+  return {sizes.begin(), sizes.end()};
+}
+
+/// Element @p i of @p input made kept or dropped (key sign, flag).
+template <class K>
+void set_kept(SelectInput<K>& input, std::size_t i, bool kept) {
+  const K magnitude = static_cast<K>(1 + i % 1000);
+  input.keys[i] = kept ? K(0) - magnitude : magnitude;
+  input.flags[i] = kept ? static_cast<std::uint8_t>(1 + i % 255) : 0;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("every row keeps exactly the reference's elements at every edge size and selectivity", K,
+                   std::int32_t, float) {
+  rows_at<K>(edge_sizes<K>(), kSelectivities, Pattern{}, false);
+}
+
+TEST_CASE("every row is exact when runs of kept and dropped elements cross tiles") {
+  for (std::uint64_t run : {std::uint64_t{7}, std::uint64_t{1000}, std::uint64_t{5000}}) {
+    Pattern pattern;
+    pattern.kind = Pattern::Kind::runs;
+    pattern.run = run;
+    rows_at<std::int32_t>({100003, (std::size_t{1} << 20) + 3}, {0.5, 0.99}, pattern, false);
+  }
+}
+
+TEST_CASE("every row is exact when one tile alone is all kept, or all dropped") {
+  constexpr std::size_t n = 5 * 4096 + 77;
+  for (const SelectStage<std::int32_t>& stage : select_stages<std::int32_t>(Form::predicate)) {
+    const std::size_t tile = tile_of(stage.shape) == 0 ? 2048 : tile_of(stage.shape);
+    for (bool lone_tile_kept : {true, false})
+      for (bool by_flags : {false, true}) {
+        CAPTURE(lone_tile_kept);
+        CAPTURE(by_flags);
+        const Plan plan = plan_of(by_flags, true, lone_tile_kept ? 0.0 : 1.0);
+        SelectInput<std::int32_t> input = make_input<std::int32_t>(n, plan.selectivity, {}, true, fresh_seed());
+        for (std::size_t i = 2 * tile; i < 3 * tile && i < n; ++i) set_kept(input, i, lone_tile_kept);
+        SelectProblem<std::int32_t> problem(std::move(input), plan);
+        Workspace workspace(workspace_bytes<std::int32_t>(n, true));
+        const auto& table = select_stages<std::int32_t>(by_flags ? Form::flags : Form::predicate);
+        for (const SelectStage<std::int32_t>& row : table)
+          if (row.name == stage.name || row.kind == RowKind::library) check_row(row, row.shape, problem, workspace);
+      }
+  }
+}
+
+TEST_CASE_TEMPLATE("every shape of every --sweep is exact at its tile edges", K, std::int32_t, float) {
+  std::set<std::size_t> sizes = {100003};
+  for (const SelectStage<K>& stage : select_stages<K>(Form::predicate))
+    for (const LaunchShape& shape : stage.sweep) add_tile_edges(sizes, tile_of(shape));
+  for (bool by_flags : {false, true})
+    for (std::size_t n : sizes) {
+      const std::uint64_t seed = fresh_seed();
+      CAPTURE(n);
+      CAPTURE(by_flags);
+      CAPTURE(seed);
+      const Plan plan = plan_of(by_flags, n % 2 == 1, 0.5);
+      SelectProblem<K> problem(n, plan, seed);
+      check_rows(plan, problem, n, true);
+    }
+}
+
+TEST_CASE("stage 7 is exact when every speculative guess is wrong, and when it draws its ticket first") {
+  for (std::size_t n : {std::size_t{1}, std::size_t{4095}, std::size_t{100003}, (std::size_t{1} << 20) + 3})
+    for (bool ticket_first : {false, true}) {
+      const std::uint64_t seed = fresh_seed();
+      CAPTURE(n);
+      CAPTURE(ticket_first);
+      CAPTURE(seed);
+      Plan plan = plan_of(true, true, 0.5);
+      plan.speculative = !ticket_first;
+      SelectProblem<std::int32_t> problem(n, plan, seed);
+      problem.set_guess_shift(ticket_first ? 0 : 1);
+      Workspace workspace(workspace_bytes<std::int32_t>(n, true));
+      const SelectStage<std::int32_t> stage = tuned<std::int32_t>();
+      for (const LaunchShape& shape : stage.sweep) check_row(stage, shape, problem, workspace);
+    }
+}
+
+TEST_CASE("stages 6 and 7 are exact whether the look-back polls at once or late") {
+  for (unsigned first_poll_ns : {0u, 5000u}) {
+    const std::uint64_t seed = fresh_seed();
+    CAPTURE(first_poll_ns);
+    CAPTURE(seed);
+    Plan plan = plan_of(false, false, 0.5);
+    plan.first_poll_ns = first_poll_ns;
+    const std::size_t n = (std::size_t{1} << 22) + 17;
+    SelectProblem<float> problem(n, plan, seed);
+    Workspace workspace(workspace_bytes<float>(n, false));
+    for (const SelectStage<float>& stage : {single_pass<float>(), tuned<float>()})
+      check_row(stage, stage.shape, problem, workspace);
+  }
+}
+
+TEST_CASE("every row passes 2^31 elements (64-bit indices and counts), where device memory allows") {
+  const std::size_t n = (std::size_t{1} << 31) + 4099;
+  const double bytes = static_cast<double>(n) * (4.0 + 4.0) + static_cast<double>(n) / 64.0;
+  if (static_cast<double>(free_device_bytes()) < bytes + (std::size_t{2} << 30)) {
+    MESSAGE("stepwise-skip: 2^31 int32 keys and their output need ", format_bytes(bytes), " of device memory");
+    return;
+  }
+  for (double selectivity : {0.01, 0.99}) {
+    const std::uint64_t seed = fresh_seed();
+    CAPTURE(selectivity);
+    CAPTURE(seed);
+    const Plan plan = plan_of(false, false, selectivity);
+    SelectProblem<std::int32_t> problem(n, plan, seed);
+    Workspace workspace(workspace_bytes<std::int32_t>(n, false));
+    for (const SelectStage<std::int32_t>& stage : select_stages<std::int32_t>(Form::predicate))
+      if (selectivity < 0.5 || keeps_input_order<std::int32_t>(stage.launch))  // 2^31 atomics: minutes, no news
+        check_row(stage, stage.shape, problem, workspace);
+  }
+}
+
+TEST_CASE("a shape that is not compiled is refused before anything is launched") {
+  const Plan plan = plan_of(false, false);
+  SelectProblem<std::int32_t> problem(1000, plan, fresh_seed());
+  Workspace workspace(workspace_bytes<std::int32_t>(1000, false));
+  for (const SelectStage<std::int32_t>& stage : select_stages<std::int32_t>(Form::predicate)) {
+    if (stage.sweep.empty()) continue;
+    CAPTURE(stage.name);
+    LaunchShape bad = stage.shape;
+    bad.threads = 100;
+    CHECK_THROWS_AS(problem.launch(stage.launch, workspace, bad, nullptr), std::invalid_argument);
+  }
+  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+}
