@@ -1,7 +1,7 @@
 /// @file compaction.cuh
 /// Device pieces the compaction stages share: the element a kernel holds and the test it
 /// applies (Selector), a tile's strided loads, and the ranks of a tile's kept elements in tile
-/// order from one ballot per warp per step (TileRanks), which is what lets stages 3-7 write a
+/// order from one ballot per warp per step (TileRanks), which is what lets stages 3-6 write a
 /// warp's kept elements to consecutive addresses.
 ///
 /// Napkin math: a compaction must read the input once (n keys, plus the flags or the payload)

@@ -6,13 +6,14 @@
 // almost always, so the guess is almost always right; a wrong guess costs a reload), which
 // takes one L2 round trip off every tile's life, as in chapter 02's single-pass scan. Second,
 // each thread loads its elements four at a time (one 16-byte load of keys, and of values with a
-// payload; one 4-byte load of four flags): a warp's load moves 512 bytes instead of 128. Third,
-// the two-phase scatter: four consecutive elements now belong to one lane, so a warp's direct
-// stores would each touch many partly written sectors; instead each kept element goes to its
-// rank in a shared-memory copy of the tile's output while warp 0 is still looking back, and once
-// the prefix is known the block copies that run to global memory with consecutive threads on
-// consecutive addresses. The default shape is what --sweep measured fastest on an H100 (README);
-// the last tile's ragged end is loaded element by element.
+// payload; one 4-byte load of four flags), and each warp owns a contiguous slice of the tile
+// (warp-striped, as chapter 02's tiles), so a warp's load moves 512 consecutive bytes. Third,
+// the two-phase scatter: each warp packs its kept elements at the front of its slice of shared
+// memory as soon as its ballots give the ranks, with no block barrier and no block-wide scan of
+// step counts, so the registers holding the tile are free before anyone waits; warp 0 then scans
+// the warps' counts, publishes and looks back, and the block copies the packed elements out with
+// consecutive threads on consecutive addresses. The default shape is what --sweep measured
+// fastest on an H100 (README); the last tile's ragged end is loaded element by element.
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,14 +30,18 @@ namespace {
 
 constexpr unsigned kBackoffNs = 0;
 
-/// Loads tile @p base's @p count elements: thread t's vector s holds elements 4 (s NT + t) ..
-/// 4 (s NT + t) + 3 of the tile, and bit c of @p kept_bits[s] says whether component c is kept.
+/// Loads this warp's slice of tile @p base (@p count elements in the tile): warp w owns the
+/// 32 x VECTORS x 4 consecutive elements from w x 32 x VECTORS x 4; at step s, lane l holds
+/// elements 4 (32 s + l) .. 4 (32 s + l) + 3 of the slice (each step one 512-byte load per warp).
+/// Bit c of @p kept_bits[s] says whether component c exists and is kept.
 template <int NT, int VECTORS, class Selector, class K>
-__device__ __forceinline__ void load_vector_tile(const Selector& selector, std::size_t base, int count,
-                                                 Element<K> (&x)[VECTORS][4], unsigned (&kept_bits)[VECTORS]) {
+__device__ __forceinline__ void load_warp_slice(const Selector& selector, std::size_t base, int count,
+                                                Element<K> (&x)[VECTORS][4], unsigned (&kept_bits)[VECTORS]) {
+  const int slice = static_cast<int>(threadIdx.x / 32) * 32 * VECTORS * 4;
+  const int lane = static_cast<int>(threadIdx.x % 32);
 #pragma unroll
   for (int s = 0; s < VECTORS; ++s) {
-    const int first = 4 * (s * NT + static_cast<int>(threadIdx.x));
+    const int first = slice + 4 * (32 * s + lane);
     if (first + 4 <= count) {
       selector.load4(base + first, x[s]);
     } else {
@@ -68,15 +73,20 @@ __global__ void __launch_bounds__(NT)
     select_tuned(Selector selector, std::size_t n, unsigned* ticket_counter, PackedCountStatus status,
                  unsigned long long* kept_count, unsigned first_poll_ns, bool speculative, unsigned guess_shift) {
   using K = typename Selector::Key;
-  using Ranks = TileRanks<NT, VECTORS>;
+  constexpr int kWarps = NT / 32;
+  constexpr int kSlice = 32 * VECTORS * 4;
   constexpr int kTile = NT * VECTORS * 4;
+  static_assert(NT % 32 == 0 && kWarps <= 32, "NT must be a multiple of 32, at most 1024");
   static_assert(tile_fits(kTile, sizeof(K) + (Selector::kPayload ? sizeof(Payload) : 0)), "the tile must fit");
-  __shared__ typename Ranks::Storage storage;
   __shared__ K staged_keys[kTile];
   __shared__ Payload staged_values[Selector::kPayload ? kTile : 1];
+  __shared__ unsigned warp_kept[kWarps];  // each warp's kept count, then the kept before it
   __shared__ unsigned ticket;
+  __shared__ unsigned tile_total;
   __shared__ unsigned long long tile_prefix;
   const auto tile_count = [n](std::size_t base) { return n - base < kTile ? static_cast<int>(n - base) : kTile; };
+  const int warp = static_cast<int>(threadIdx.x / 32);
+  const int lane = static_cast<int>(threadIdx.x % 32);
   unsigned drawn = 0;
   if (threadIdx.x == 0) drawn = atomicAdd(ticket_counter, 1u);
   // While the ticket's round trip to L2 is in flight, load the tile this block will most likely
@@ -84,60 +94,75 @@ __global__ void __launch_bounds__(NT)
   Element<K> x[VECTORS][4];
   unsigned kept_bits[VECTORS];
   const std::size_t guess = (blockIdx.x + guess_shift) % gridDim.x;
-  if (speculative) load_vector_tile<NT, VECTORS>(selector, guess * kTile, tile_count(guess * kTile), x, kept_bits);
+  if (speculative) load_warp_slice<NT, VECTORS>(selector, guess * kTile, tile_count(guess * kTile), x, kept_bits);
   if (threadIdx.x == 0) ticket = drawn;
   __syncthreads();
   const std::size_t tile = ticket;
   const std::size_t base = tile * kTile;
   const int count = tile_count(base);
-  if (!speculative || tile != guess) load_vector_tile<NT, VECTORS>(selector, base, count, x, kept_bits);
+  if (!speculative || tile != guess) load_warp_slice<NT, VECTORS>(selector, base, count, x, kept_bits);
 
-  // Ranks: four ballots per step (one per component), the step offsets from TileRanks.
-  unsigned offsets[VECTORS], lane_ranks[VECTORS];
+  // Phase 1, warp by warp and without a block barrier: the warp packs its kept elements, in
+  // order, at the front of its own slice of shared memory (four ballots per step give each
+  // lane its rank), so the registers holding the tile are free before anyone waits.
+  K* slice_keys = staged_keys + warp * kSlice;
+  Payload* slice_values = staged_values + (Selector::kPayload ? warp * kSlice : 0);
   const unsigned below = lanes_below();
+  unsigned packed = 0;  // the same in every lane
 #pragma unroll
   for (int s = 0; s < VECTORS; ++s) {
-    offsets[s] = 0;
-    lane_ranks[s] = 0;
+    unsigned rank = packed;
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
       const unsigned voters = __ballot_sync(kFullWarp, (kept_bits[s] >> c) & 1u);
-      offsets[s] += static_cast<unsigned>(__popc(voters));
-      lane_ranks[s] += static_cast<unsigned>(__popc(voters & below));
+      packed += static_cast<unsigned>(__popc(voters));
+      rank += static_cast<unsigned>(__popc(voters & below));
     }
-  }
-  const unsigned total = Ranks::exclusive_offsets(offsets, storage);
-  if (threadIdx.x == 0) status.publish(tile, tile == 0 ? kTileInclusive : kTileAggregate, total);
-
-    // Phase 1 of the scatter, which needs no prefix: each kept element to its rank in the tile.
-#pragma unroll
-  for (int s = 0; s < VECTORS; ++s) {
-    unsigned rank = offsets[s] + lane_ranks[s];
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
       if ((kept_bits[s] >> c) & 1u) {
-        staged_keys[rank] = x[s][c].key;
-        if constexpr (Selector::kPayload) staged_values[rank] = x[s][c].value;
+        slice_keys[rank] = x[s][c].key;
+        if constexpr (Selector::kPayload) slice_values[rank] = x[s][c].value;
         ++rank;
       }
     }
   }
-  if (threadIdx.x < 32) {
+  if (lane == 0) warp_kept[warp] = packed;
+  __syncthreads();
+
+  // Warp 0: the warps' counts scanned, the tile's count published, the look-back.
+  if (warp == 0) {
+    const unsigned mine = lane < kWarps ? warp_kept[lane] : 0u;
+    const unsigned inclusive = warp_inclusive_scan(mine, Plus<unsigned>{});
+    const unsigned total = shuffle_index(inclusive, 31);
+    if (lane < kWarps) warp_kept[lane] = inclusive - mine;
+    if (lane == 0) status.publish(tile, tile == 0 ? kTileInclusive : kTileAggregate, total);
     unsigned long long before = 0;
     if (tile != 0) {
       if (first_poll_ns != 0) __nanosleep(first_poll_ns);
       before = look_back(status, tile, Plus<unsigned long long>{}, kBackoffNs);
-      if (threadIdx.x == 0) status.publish(tile, kTileInclusive, before + total);
+      if (lane == 0) status.publish(tile, kTileInclusive, before + total);
     }
-    if (threadIdx.x == 0) tile_prefix = before;
+    if (lane == 0) {
+      tile_prefix = before;
+      tile_total = total;
+      if (base + count == n) *kept_count = before + total;
+    }
   }
   __syncthreads();
+
+  // Phase 2: the tile's kept elements, consecutive threads to consecutive addresses; element g
+  // of the tile's output is in the slice of the last warp whose kept elements start at or before g.
   const unsigned long long prefix = tile_prefix;
-  if (threadIdx.x == 0 && base + count == n) *kept_count = prefix + total;
-  // Phase 2: the tile's kept elements, consecutive threads to consecutive addresses.
-  for (unsigned j = threadIdx.x; j < total; j += NT) {
-    selector.kept_keys[prefix + j] = staged_keys[j];
-    if constexpr (Selector::kPayload) selector.kept_values[prefix + j] = staged_values[j];
+  const unsigned total = tile_total;
+  for (unsigned g = threadIdx.x; g < total; g += NT) {
+    int owner = 0;
+#pragma unroll
+    for (int w = 1; w < kWarps; ++w)
+      if (warp_kept[w] <= g) owner = w;
+    const int slot = owner * kSlice + static_cast<int>(g - warp_kept[owner]);
+    selector.kept_keys[prefix + g] = staged_keys[slot];
+    if constexpr (Selector::kPayload) selector.kept_values[prefix + g] = staged_values[slot];
   }
 }
 
