@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
 #include "sizes.hpp"
 
@@ -50,6 +51,19 @@ CLI::Validator decimal_in(std::int64_t min, std::int64_t max) {
         }
       },
       "INT in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+}
+
+CLI::Validator parsed_by(std::function<void(const std::string&)> parse, const std::string& description) {
+  return CLI::Validator(
+      [parse = std::move(parse)](std::string& value) -> std::string {
+        try {
+          parse(value);
+          return {};
+        } catch (const std::invalid_argument& error) {
+          return error.what();
+        }
+      },
+      description);
 }
 
 std::string shell_quote(const std::string& argument) {

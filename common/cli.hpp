@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -47,6 +48,11 @@ struct CommonOptions {
 /// A CLI11 validator that accepts decimal integers in [@p min, @p max] only (no `0x10`, no
 /// octal: `010` is ten) and rewrites the value in canonical form before CLI11 converts it.
 CLI::Validator decimal_in(std::int64_t min, std::int64_t max);
+
+/// A CLI11 validator that accepts what @p parse accepts: @p parse reads the value and throws
+/// std::invalid_argument, whose message becomes the one-line error, when it is malformed.
+/// @p description names the value in --help (`COUNT`, `random|runs:R`).
+CLI::Validator parsed_by(std::function<void(const std::string&)> parse, const std::string& description);
 
 /// Parses a chapter's command line: the common options plus whatever the chapter adds
 /// to app() before calling parse().

@@ -7,20 +7,6 @@
 namespace stepwise::merge {
 namespace {
 
-/// A CLI11 validator for element counts written the way --n takes them (1M, 16Mi, 2^26, 2^20+3).
-CLI::Validator count_text() {
-  return CLI::Validator(
-      [](std::string& value) -> std::string {
-        try {
-          parse_count(value);
-          return {};
-        } catch (const std::invalid_argument& error) {
-          return error.what();
-        }
-      },
-      "COUNT");
-}
-
 /// The value of option @p name in @p arguments (`--name X` or `--name=X`; the last one), or "".
 std::string value_of(const std::vector<std::string>& arguments, const std::string& name) {
   std::string value;
@@ -162,9 +148,9 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
   app.add_option("--na", options.na,
                  "|A|: merge: A's keys; search: needles; lbs: objects (--n is |A| + |B|, split 1:1, 1:4, 1:7 unless "
                  "--na or --nb is given)")
-      ->transform(count_text());
+      ->transform(parsed_by([](const std::string& text) { parse_count(text); }, "COUNT"));
   app.add_option("--nb", options.nb, "|B|: merge: B's keys; search: the haystack's keys; lbs: items")
-      ->transform(count_text());
+      ->transform(parsed_by([](const std::string& text) { parse_count(text); }, "COUNT"));
   app.add_option("--distribution", options.distribution,
                  "Keys (lbs: object counts): uniform, duplicates, equal, disjoint (A below B) or interleaved")
       ->capture_default_str()

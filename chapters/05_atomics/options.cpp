@@ -17,20 +17,6 @@ std::string value_of(const std::vector<std::string>& arguments, const std::strin
   return value;
 }
 
-/// A CLI11 validator for --distribution's texts.
-CLI::Validator distribution_text() {
-  return CLI::Validator(
-      [](std::string& value) -> std::string {
-        try {
-          parse_distribution(value);
-          return {};
-        } catch (const std::invalid_argument& error) {
-          return error.what();
-        }
-      },
-      "uniform|runs:R|zipf:S|all-equal");
-}
-
 OpKind parse_op(const std::string& name) {
   if (name == "float-add") return OpKind::float_add;
   if (name == "double-cas") return OpKind::double_cas;
@@ -97,7 +83,7 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
   app.add_option("--distribution", options.distribution,
                  "Keys: uniform, runs:R (runs of R equal keys), zipf:S (bin b with weight 1/(b+1)^S) or all-equal")
       ->capture_default_str()
-      ->check(distribution_text());
+      ->check(parsed_by([](const std::string& text) { parse_distribution(text); }, "uniform|runs:R|zipf:S|all-equal"));
   app.add_option("--op", options.op,
                  "int-add (count: a histogram), float-add (native float atomicAdd of values) or double-cas "
                  "(double values added with an atomicCAS loop)")

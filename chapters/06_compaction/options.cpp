@@ -4,24 +4,6 @@
 #include <stdexcept>
 
 namespace stepwise::compaction {
-namespace {
-
-/// A CLI11 validator from a parser that throws std::invalid_argument.
-template <class Parse>
-CLI::Validator parsed_by(Parse parse, const std::string& description) {
-  return CLI::Validator(
-      [parse](std::string& value) -> std::string {
-        try {
-          parse(value);
-          return {};
-        } catch (const std::invalid_argument& error) {
-          return error.what();
-        }
-      },
-      description);
-}
-
-}  // namespace
 
 const char* to_string(KeyType type) { return type == KeyType::float32 ? "float32" : "int32"; }
 
@@ -44,12 +26,12 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
   app.add_option("--selectivity", options.selectivity,
                  "The share of elements kept: a percentage (1%, 50%, 99%) or a fraction in [0, 1]")
       ->capture_default_str()
-      ->check(parsed_by(parse_selectivity, "P"));
+      ->check(parsed_by([](const std::string& text) { parse_selectivity(text); }, "P"));
   app.add_option("--pattern", options.pattern,
                  "Where the kept elements lie: random (each one drawn alone) or runs:R (runs of R elements kept or "
                  "dropped together)")
       ->capture_default_str()
-      ->check(parsed_by(parse_pattern, "random|runs:R"));
+      ->check(parsed_by([](const std::string& text) { parse_pattern(text); }, "random|runs:R"));
   cli.add_flag("--flags", options.flags,
                "Keep by a flag byte per element (DeviceSelect::Flagged) instead of the predicate key < 0 "
                "(DeviceSelect::If)");
