@@ -3,9 +3,10 @@
 #
 #   tools/gpu-round.sh pack [build-dir]        on the build machine: copy the executables and the CTest files of
 #                                              build-dir (default build) into build-gpu/, small enough to carry
-#   tools/gpu-round.sh tests [log-dir]         on the GPU machine: every GPU test (ctest -L gpu), then
+#   tools/gpu-round.sh tests [log-dir] [only]  on the GPU machine: every GPU test (ctest -L gpu), then
 #                                              compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on
-#                                              every chapter at a small n
+#                                              every chapter at a small n; with only (a regex such as 08_join),
+#                                              just the tests and chapters whose names match it
 #   tools/gpu-round.sh tour [log-dir] [args]   on the GPU machine: the tour (every chapter's default table) with args
 #
 # The CTest files name the build machine's paths; `tests` rewrites them to where the copy lies.
@@ -28,7 +29,7 @@ case "$mode" in
     ;;
   tests | tour) ;;
   *)
-    echo "usage: $0 pack [build-dir] | tests [log-dir] | tour [log-dir] [tour options]" >&2
+    echo "usage: $0 pack [build-dir] | tests [log-dir] [only] | tour [log-dir] [tour options]" >&2
     exit 2
     ;;
 esac
@@ -60,7 +61,8 @@ cmake_here=$(command -v cmake)
 grep -rlF "$original_build" "$here/build-gpu" --include='*.cmake' | xargs -r sed -i \
   -e "s#$original_build#$here/build-gpu#g" -e "s#$original_source#$here#g" -e "s#\"/usr/bin/cmake\"#\"$cmake_here\"#g"
 
-(cd "$here/build-gpu" && ctest -L gpu --output-on-failure --timeout 900) > "$logs/ctest-gpu.log" 2>&1
+only=${3:-}
+(cd "$here/build-gpu" && ctest -L gpu ${only:+-R "$only"} --output-on-failure --timeout 900) > "$logs/ctest-gpu.log" 2>&1
 code=$?
 [ $code -ne 0 ] && status=1
 summary+=("ctest -L gpu: exit $code, $(grep -E 'tests passed|tests failed' "$logs/ctest-gpu.log" | tail -1)")
@@ -76,6 +78,7 @@ small_run() {
 }
 for chapter in "$bin"/chapter_*; do
   name=$(basename "$chapter")
+  [[ -n "$only" && ! "$name" =~ $only ]] && continue
   for tool in memcheck racecheck synccheck initcheck; do
     # shellcheck disable=SC2046
     compute-sanitizer --tool "$tool" --error-exitcode 99 "$chapter" $(small_run "$name") --reps 1 --warmup 1 \
