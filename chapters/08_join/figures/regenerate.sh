@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Chapter 08's measurements and figures, from the repository root:
+#   chapters/08_join/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on a GPU
+#   chapters/08_join/figures/regenerate.sh plot [report-dir]                       anywhere with matplotlib
+# The gpu parts, all by default: tests (the GPU tests and compute-sanitizer), tables (the four joins at the default
+# size), dup (the inner and outer joins at duplication 1, 4, 16 and 64), sweeps (--sweep of the outer join), ncu
+# (where the tuned stage and the library spend their time). bin-dir defaults to build/bin, report-dir to
+# build/reports/08 (neither is committed). The gpu mode prints a summary last: each step's exit code and seconds; the
+# full outputs are in report-dir. plot draws every figure of the README.
+set -uo pipefail
+usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir]"
+mode=${1:?$usage}
+figures=chapters/08_join/figures
+case "$mode" in
+  gpu)
+    bin=${2:-build/bin}
+    reports=${3:-build/reports/08}
+    parts=("${@:4}")
+    [ ${#parts[@]} -eq 0 ] && parts=(tests tables dup sweeps ncu)
+    wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
+    mkdir -p "$reports"
+    join="$bin/chapter_08_join"
+    status=0
+    summary=()
+    step() {  # step NAME COMMAND...: output in reports/NAME.log, exit code and seconds in the summary
+      local name=$1
+      shift
+      local start=$SECONDS
+      "$@" > "$reports/$name.log" 2>&1
+      local code=$?
+      [ $code -ne 0 ] && status=1
+      summary+=("$(printf '%-34s exit %3d  %5ds' "$name" "$code" $((SECONDS - start)))")
+    }
+    table() {  # table NAME chapter-arguments...: the JSON report (and its table, in NAME.log) of one run
+      local name=$1
+      shift
+      step "$name" "$join" "$@" --format json --output "$reports/$name.json"
+    }
+    nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
+      --format=csv,noheader > "$reports/device.txt" 2>&1
+    summary+=("device: $(head -1 "$reports/device.txt")")
+
+    # 1. The GPU tests of the chapter, then compute-sanitizer on an outer join (every phase runs) at a small size.
+    if wants tests; then
+      step gpu-tests "$bin/test_join_gpu" --duration=true
+      for tool in memcheck racecheck synccheck initcheck; do
+        step "sanitizer-$tool" compute-sanitizer --tool "$tool" --error-exitcode 99 "$join" --n 20011 --nb 30011 \
+          --join outer --dup 3 --reps 1 --warmup 1
+      done
+    fi
+
+    # 2. The README's tables: the four joins at the default size (2^24 rows a side, duplication 1).
+    if wants tables; then
+      for kind in inner left right outer; do table "$kind" --join "$kind"; done
+    fi
+
+    # 3. Duplication: each A row matches about dup B rows, so the output grows dup-fold (2^22 rows a side).
+    if wants dup; then
+      for dup in 1 4 16 64; do
+        table "inner-dup$dup" --n 2^22 --dup "$dup"
+        table "outer-dup$dup" --n 2^22 --dup "$dup" --join outer
+      done
+    fi
+
+    # 4. The launch shapes (--sweep) of the outer join.
+    if wants sweeps; then
+      step sweep-outer "$join" --join outer --sweep --reps 5 --format json --output "$reports/sweep-outer.json"
+    fi
+
+    # 5. Nsight Compute: the tuned stage's kernels and the library's, one launch each.
+    if wants ncu; then
+      sections=(--section SpeedOfLight --section Occupancy --section LaunchStats)
+      step ncu-tuned ncu "${sections[@]}" -k regex:'both_bounds|expand_rows|expansion_partitions' -c 3 \
+        --log-file "$reports/ncu_tuned.txt" "$join" --join outer --stage tuned --reps 1 --warmup 0
+      step ncu-lib ncu --section SpeedOfLight --kernel-name-base demangled -k regex:cub -c 8 \
+        --log-file "$reports/ncu_lib.txt" \
+        "$join" --join outer --stage lib --reps 1 --warmup 0
+    fi
+    printf '%s\n' "${summary[@]}"
+    exit $status
+    ;;
+  plot)
+    reports=${2:-build/reports/08}
+    tools/plot compare --metric gbps --labels "inner,left,right,outer" "$reports/inner.json" "$reports/left.json" \
+      "$reports/right.json" "$reports/outer.json" -o "$figures/08_gbps_by_join.svg" \
+      --title "Chapter 08: GB/s of every stage, four joins of 2^24 x 2^24 rows"
+    tools/plot compare --metric gbps --labels "dup 1,dup 4,dup 16,dup 64" "$reports/outer-dup1.json" \
+      "$reports/outer-dup4.json" "$reports/outer-dup16.json" "$reports/outer-dup64.json" \
+      -o "$figures/08_gbps_by_duplication.svg" \
+      --title "Chapter 08: GB/s of every stage, outer joins of 2^22 x 2^22 rows, by duplication"
+    tools/plot staircase "$reports/outer.json" -o "$figures/08_staircase_outer.svg"
+    tools/plot sweep --stage tuned "$reports/sweep-outer.json" -o "$figures/08_sweep_tuned_outer.svg"
+    ;;
+  *)
+    echo "$usage" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,16 @@
+// The table of chapter 08: the stages in teaching order, then the library composition.
+#include "join.hpp"
+
+namespace stepwise::join {
+
+const std::vector<JoinStage>& join_stages() {
+  static const std::vector<JoinStage> table = numbered<JoinLaunch>({
+      join_naive(),           // stages/01_naive.cu
+      join_sorted_search(),   // stages/02_sorted_search.cu
+      join_tuned(),           // stages/03_tuned.cu
+      join_library_thrust(),  // stages/lib_thrust_join.cu
+  });
+  return table;
+}
+
+}  // namespace stepwise::join

@@ -1,0 +1,215 @@
+// CPU tests of chapter 08: the talk's two worked examples (the outer-join table of 26 rows and
+// the inner-join walk-through with its LB, UB, COUNTS, SCAN, LBS and RANK columns), the
+// reference join on the edge cases (empty sides, no matches, everything matching everything),
+// the GPU stages' decomposition (bounds, counts, scan, load-balancing search, row writing) run on
+// the CPU against the reference for every join kind, the inputs, and the option parsers.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "inputs.hpp"
+#include "options.hpp"
+
+using namespace stepwise;
+using namespace stepwise::join;
+
+namespace {
+
+/// Keys from the talk's letters: A = 1, B = 2, ...
+std::vector<std::int32_t> letters(const std::string& keys) {
+  std::vector<std::int32_t> out;
+  for (char c : keys) out.push_back(c - 'A' + 1);
+  return out;
+}
+
+JoinInput input_of(const std::string& a, const std::string& b) { return JoinInput{letters(a), letters(b)}; }
+
+using Rows = std::vector<std::pair<std::int32_t, std::int32_t>>;
+
+Rows rows_of(const JoinPairs& pairs) {
+  Rows rows;
+  for (std::size_t r = 0; r < pairs.size(); ++r) rows.emplace_back(pairs.a_index[r], pairs.b_index[r]);
+  return rows;
+}
+
+/// The talk's outer-join table (A index, B index), in its order: 13 inner rows and 8 left rows
+/// in A's order, then 5 right rows.
+const Rows kOuterTable = {{0, 0},   {0, 1},   {1, 0},   {1, 1},  {2, 2},  {2, 3},   {2, 4},   {3, -1},  {4, -1},
+                          {5, -1},  {6, -1},  {7, 7},   {8, 7},  {9, 8},  {9, 9},   {10, 10}, {11, 10}, {12, -1},
+                          {13, -1}, {14, -1}, {15, -1}, {-1, 5}, {-1, 6}, {-1, 11}, {-1, 12}, {-1, 13}};
+
+/// The talk's outer-join tables: A = A0 A1 B0 E0 E1 E2 E3 F0 F1 G0 H0 H1 J0 J1 M0 M1,
+/// B = A0 A1 B0 B1 B2 C0 C1 F0 G0 G1 H0 I0 L0 L1 (the digit numbers equal keys).
+JoinInput talk_outer_input() { return input_of("AABEEEEFFGHHJJMM", "AABBBCCFGGHILL"); }
+
+/// A brute-force join: every pair compared, then the talk's order.
+JoinPairs brute_force(const JoinInput& input, JoinKind kind) {
+  JoinPairs pairs;
+  std::vector<bool> b_matched(input.b.size(), false);
+  for (std::size_t i = 0; i < input.a.size(); ++i) {
+    bool matched = false;
+    for (std::size_t j = 0; j < input.b.size(); ++j) {
+      if (input.a[i] != input.b[j]) continue;
+      matched = true;
+      b_matched[j] = true;
+      pairs.a_index.push_back(static_cast<std::int32_t>(i));
+      pairs.b_index.push_back(static_cast<std::int32_t>(j));
+    }
+    if (!matched && keeps_unmatched_a(kind)) {
+      pairs.a_index.push_back(static_cast<std::int32_t>(i));
+      pairs.b_index.push_back(-1);
+    }
+  }
+  for (std::size_t j = 0; j < input.b.size(); ++j) {
+    if (b_matched[j] || !keeps_unmatched_b(kind)) continue;
+    pairs.a_index.push_back(-1);
+    pairs.b_index.push_back(static_cast<std::int32_t>(j));
+  }
+  return pairs;
+}
+
+const JoinKind kKinds[] = {JoinKind::inner, JoinKind::left, JoinKind::right, JoinKind::outer};
+
+}  // namespace
+
+TEST_CASE("the talk's outer join: 26 rows, 13 inner, 8 left, 5 right, in the talk's order") {
+  const JoinInput input = talk_outer_input();
+  const Rows outer = rows_of(join_reference(input, JoinKind::outer));
+  CHECK(outer == kOuterTable);
+  std::size_t inner = 0, left = 0, right = 0;
+  for (const auto& [a, b] : outer) {
+    inner += a >= 0 && b >= 0;
+    left += b < 0;
+    right += a < 0;
+  }
+  CHECK(inner == 13);
+  CHECK(left == 8);
+  CHECK(right == 5);
+  // The other kinds are the table without the rows they drop, in the same order.
+  for (JoinKind kind : kKinds) {
+    CAPTURE(to_string(kind));
+    Rows want;
+    for (const auto& row : kOuterTable)
+      if ((row.second >= 0 || keeps_unmatched_a(kind)) && (row.first >= 0 || keeps_unmatched_b(kind)))
+        want.push_back(row);
+    CHECK(rows_of(join_reference(input, kind)) == want);
+    CHECK(join_row_count(input, kind) == want.size());
+    CHECK(rows_of(pairs_of(input, join_columns(input, kind))) == want);
+  }
+}
+
+TEST_CASE("the talk's inner-join walk-through: LB, UB, COUNTS, SCAN, LBS, RANK and the pairs") {
+  const JoinInput input = input_of("AABDFFFFG", "AAABCEEFF");
+  const JoinColumns columns = join_columns(input, JoinKind::inner);
+  CHECK(columns.lower == std::vector<std::int32_t>{0, 0, 3, 5, 7, 7, 7, 7, 9});
+  CHECK(columns.upper == std::vector<std::int32_t>{3, 3, 4, 5, 9, 9, 9, 9, 9});
+  // Objects: A's 9 rows, then B's 9 rows (which emit nothing in an inner join).
+  const std::vector<std::int32_t> a_counts(columns.counts.begin(), columns.counts.begin() + 9);
+  CHECK(a_counts == std::vector<std::int32_t>{3, 3, 1, 0, 2, 2, 2, 2, 0});
+  CHECK(std::all_of(columns.counts.begin() + 9, columns.counts.end(), [](std::int32_t c) { return c == 0; }));
+  const std::vector<std::int32_t> scan(columns.offsets.begin(), columns.offsets.begin() + 10);
+  CHECK(scan == std::vector<std::int32_t>{0, 3, 6, 7, 7, 9, 11, 13, 15, 15});
+  CHECK(columns.offsets.back() == 15);
+  CHECK(columns.objects == std::vector<std::int32_t>{0, 0, 0, 1, 1, 1, 2, 4, 4, 5, 5, 6, 6, 7, 7});
+  CHECK(columns.ranks == std::vector<std::int32_t>{0, 1, 2, 0, 1, 2, 0, 0, 1, 0, 1, 0, 1, 0, 1});
+  // SCAN[LBS] and LB[LBS] + RANK, the slide's last columns: the B index of every row.
+  std::vector<std::int32_t> scan_at_lbs, b_rows;
+  for (std::size_t r = 0; r < columns.objects.size(); ++r) {
+    scan_at_lbs.push_back(columns.offsets[columns.objects[r]]);
+    b_rows.push_back(columns.lower[columns.objects[r]] + columns.ranks[r]);
+  }
+  CHECK(scan_at_lbs == std::vector<std::int32_t>{0, 0, 0, 3, 3, 3, 6, 7, 7, 9, 9, 11, 11, 13, 13});
+  CHECK(b_rows == std::vector<std::int32_t>{0, 1, 2, 0, 1, 2, 3, 7, 8, 7, 8, 7, 8, 7, 8});
+  const JoinPairs pairs = join_reference(input, JoinKind::inner);
+  CHECK(pairs.a_index == columns.objects);
+  CHECK(pairs.b_index == b_rows);
+  // The slide says "8 INPUTS + 15 OUTPUTS. Launch threads for 23 items", but A has 9 rows: the
+  // load-balancing search merges the 15 outputs with 9 offsets, 24 items.
+  CHECK(input.a.size() + pairs.size() == 24);
+}
+
+TEST_CASE("the reference on the edges: empty sides, no matches, everything matching everything") {
+  const std::vector<std::int32_t> none;
+  for (JoinKind kind : kKinds) {
+    CAPTURE(to_string(kind));
+    CHECK(join_reference(JoinInput{none, none}, kind).size() == 0);
+    const JoinInput only_a{{1, 2, 2}, none};
+    CHECK(join_reference(only_a, kind).size() == (keeps_unmatched_a(kind) ? 3u : 0u));
+    const JoinInput only_b{none, {5, 6}};
+    CHECK(rows_of(join_reference(only_b, kind)) == (keeps_unmatched_b(kind) ? Rows{{-1, 0}, {-1, 1}} : Rows{}));
+    const JoinInput disjoint{{1, 3, 5}, {2, 4, 6, 8}};
+    CHECK(join_reference(disjoint, kind).size() ==
+          (keeps_unmatched_a(kind) ? 3u : 0u) + (keeps_unmatched_b(kind) ? 4u : 0u));
+    const JoinInput same{std::vector<std::int32_t>(300, -7), std::vector<std::int32_t>(400, -7)};
+    const JoinPairs all = join_reference(same, kind);
+    REQUIRE(all.size() == 300u * 400u);
+    CHECK(all.a_index[400] == 1);
+    CHECK(all.b_index[401] == 1);
+    CHECK(join_row_count(same, kind) == 120000u);
+  }
+}
+
+TEST_CASE("the stages' decomposition equals the reference and a brute-force join, every kind") {
+  for (double duplication : {1.0, 3.5, 40.0}) {
+    for (std::size_t a_rows : {0u, 1u, 37u, 1000u}) {
+      const std::size_t b_rows = 777;
+      const JoinInput input = make_input(a_rows, b_rows, duplication, 20261124 + a_rows);
+      for (JoinKind kind : kKinds) {
+        CAPTURE(duplication);
+        CAPTURE(a_rows);
+        CAPTURE(to_string(kind));
+        const JoinPairs reference = join_reference(input, kind);
+        CHECK(rows_of(reference) == rows_of(brute_force(input, kind)));
+        CHECK(join_row_count(input, kind) == reference.size());
+        CHECK(rows_of(pairs_of(input, join_columns(input, kind))) == rows_of(reference));
+      }
+    }
+  }
+}
+
+TEST_CASE("a join past 2^31 - 1 rows is counted in 64 bits and refused") {
+  // 50,000 x 50,000 equal keys: 2.5 x 10^9 rows.
+  const JoinInput huge{std::vector<std::int32_t>(50000, 3), std::vector<std::int32_t>(50000, 3)};
+  CHECK(join_row_count(huge, JoinKind::inner) == 2500000000u);
+  CHECK_THROWS_AS(join_reference(huge, JoinKind::inner), std::invalid_argument);
+}
+
+TEST_CASE("inputs: sorted, sized, reproducible, duplicated as asked") {
+  const JoinInput input = make_input(100000, 50000, 4.0, 7);
+  CHECK(input.a.size() == 100000);
+  CHECK(input.b.size() == 50000);
+  CHECK(std::is_sorted(input.a.begin(), input.a.end()));
+  CHECK(std::is_sorted(input.b.begin(), input.b.end()));
+  CHECK(make_input(100000, 50000, 4.0, 7).a == input.a);
+  CHECK(make_input(100000, 50000, 4.0, 8).a != input.a);
+  // 12,500 keys: B holds each about 4 times, A about 8 times; keys reach both signs.
+  std::map<std::int32_t, int> b_keys;
+  for (std::int32_t key : input.b) ++b_keys[key];
+  CHECK(b_keys.size() > 12000);
+  CHECK(b_keys.size() <= 12500);
+  CHECK(input.b.front() < 0);
+  CHECK(input.b.back() > 0);
+  // Each A row matches about 4 B rows: the inner join has about 4 x 100,000 rows.
+  const double rows = static_cast<double>(join_row_count(input, JoinKind::inner));
+  CHECK(rows > 3.8e5);
+  CHECK(rows < 4.2e5);
+  CHECK_THROWS_AS(make_input(10, 10, 0.5, 1), std::invalid_argument);
+}
+
+TEST_CASE("option parsers") {
+  CHECK(parse_join("outer") == JoinKind::outer);
+  CHECK(parse_join("left") == JoinKind::left);
+  CHECK_THROWS_AS(parse_join("full"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_join(""), std::invalid_argument);
+  CHECK(parse_duplication("1") == 1.0);
+  CHECK(parse_duplication("2.5") == 2.5);
+  for (const char* bad : {"0.5", "0", "-3", "abc", "", "4x", "inf", "nan", "1e10"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(parse_duplication(bad), std::invalid_argument);
+  }
+}

@@ -1,0 +1,147 @@
+// GPU tests of chapter 08: every row of the table, for all four joins, on the talk's two worked
+// examples; on the edges where join bugs live (an empty side, one row, no key in common, every
+// key equal so that the output is |A| x |B|); at inputs whose A + B sit at a tile edge of every
+// row's shape; at heavy duplication, where one object's rows cross many tiles; with spare rows
+// of output that must stay untouched; and at every shape of every --sweep. Outputs are poisoned
+// first and seeds are fresh; the count and every pair must equal the sequential sort-merge
+// reference exactly, and nothing may be written outside any buffer. A new stage is tested with
+// no edit here.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "data.hpp"
+#include "device.hpp"
+#include "gpu_checks.hpp"
+#include "inputs.hpp"
+#include "join.hpp"
+#include "problems.hpp"
+
+using namespace stepwise;
+using namespace stepwise::join;
+
+namespace {
+
+constexpr JoinKind kKinds[] = {JoinKind::inner, JoinKind::left, JoinKind::right, JoinKind::outer};
+
+/// Keys from letters, as the talk writes them: A = 1, B = 2, ...
+std::vector<std::int32_t> letters(const std::string& keys) {
+  std::vector<std::int32_t> out;
+  for (char c : keys) out.push_back(c - 'A' + 1);
+  return out;
+}
+
+/// Input items a row's tile covers (0 for rows without one).
+std::size_t tile_of(const LaunchShape& shape) {
+  return static_cast<std::size_t>(shape.threads) * static_cast<std::size_t>(shape.items);
+}
+
+void check_row(const JoinStage& stage, const LaunchShape& shape, JoinProblem& problem, Workspace& workspace) {
+  CAPTURE(stage.name);
+  CAPTURE(describe(shape));
+  problem.poison_output();
+  problem.launch(stage.launch, workspace, shape, nullptr);
+  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+  const Check check = problem.check_output();
+  CHECK_MESSAGE(check.passed, check.detail);
+  testing::check_no_stray_writes();
+}
+
+/// Every row of the table at its default shape (and at every sweep shape with @p sweep).
+void check_rows(JoinProblem& problem, bool sweep) {
+  Workspace workspace(problem.workspace_bytes());
+  for (const JoinStage& stage : join_stages()) {
+    check_row(stage, stage.shape, problem, workspace);
+    if (sweep)
+      for (const LaunchShape& shape : stage.sweep) check_row(stage, shape, problem, workspace);
+  }
+}
+
+/// Every row, every join kind, on @p input.
+void check_kinds(const JoinInput& input, bool sweep = false, std::size_t spare_rows = 0) {
+  for (JoinKind kind : kKinds) {
+    CAPTURE(to_string(kind));
+    CAPTURE(input.a.size());
+    CAPTURE(input.b.size());
+    JoinProblem problem(input, kind, spare_rows);
+    check_rows(problem, sweep);
+  }
+}
+
+/// A drawn input of @p a_rows x @p b_rows at duplication @p dup, every kind.
+void check_drawn(std::size_t a_rows, std::size_t b_rows, double dup, bool sweep = false, std::size_t spare_rows = 0) {
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(dup);
+  CAPTURE(seed);
+  check_kinds(make_input(a_rows, b_rows, dup, seed), sweep, spare_rows);
+}
+
+/// (|A|, |B|) pairs whose sum is @p tile - 1, @p tile and @p tile + 1, split unevenly, and one of
+/// several tiles.
+void add_tile_edges(std::set<std::pair<std::size_t, std::size_t>>& sizes, std::size_t tile) {
+  if (tile == 0) return;
+  for (std::size_t total : {tile - 1, tile, tile + 1, 3 * tile + 5}) {
+    sizes.insert({total / 3, total - total / 3});
+    sizes.insert({total - 1, 1});
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every row reproduces the talk's outer-join table and inner-join walk-through, every kind") {
+  check_kinds(JoinInput{letters("AABEEEEFFGHHJJMM"), letters("AABBBCCFGGHILL")}, true);
+  check_kinds(JoinInput{letters("AABDFFFFG"), letters("AAABCEEFF")}, true);
+}
+
+TEST_CASE("every row on the edges: an empty side, one row, no key in common, every key equal") {
+  const std::vector<std::int32_t> none;
+  check_kinds(JoinInput{none, none});
+  check_kinds(JoinInput{none, {-5, 3, 3, 9}});
+  check_kinds(JoinInput{{-5, 3, 3, 9}, none});
+  check_kinds(JoinInput{{7}, {7}});
+  check_kinds(JoinInput{{7}, {8}});
+  check_kinds(JoinInput{{-2147483647 - 1, 2147483647}, {-2147483647 - 1, -2147483647 - 1, 2147483647}});
+  std::vector<std::int32_t> evens, odds;
+  for (std::int32_t i = 0; i < 100003; ++i) (i % 2 == 0 ? evens : odds).push_back(i);
+  check_kinds(JoinInput{evens, odds});
+  check_kinds(JoinInput{std::vector<std::int32_t>(300, 7), std::vector<std::int32_t>(400, 7)});
+}
+
+TEST_CASE("every row is exact when A + B sits at a tile edge of any shape, and at every sweep shape") {
+  std::set<std::pair<std::size_t, std::size_t>> sizes = {{1, 2}, {31, 33}, {1000, 1}};
+  for (const JoinStage& stage : join_stages()) {
+    add_tile_edges(sizes, tile_of(stage.shape));
+    for (const LaunchShape& shape : stage.sweep) add_tile_edges(sizes, tile_of(shape));
+  }
+  for (const auto& [a_rows, b_rows] : sizes) check_drawn(a_rows, b_rows, 2.0, true);
+}
+
+TEST_CASE("every row is exact at duplication 1, 8 and 64, where one key's rows cross many tiles") {
+  check_drawn((std::size_t{1} << 20) + 3, (std::size_t{1} << 20) + 3, 1.0);
+  check_drawn((std::size_t{1} << 20) + 3, (std::size_t{1} << 19) + 7, 8.0);
+  check_drawn((std::size_t{1} << 17) + 1, (std::size_t{1} << 18) + 5, 64.0);
+  check_drawn(5000, 5000, 5000.0);
+}
+
+TEST_CASE("a row leaves the output's spare rows alone and counts exactly") {
+  check_drawn(100003, 70001, 3.0, false, 1000);
+  check_drawn(0, 0, 1.0, false, 17);
+}
+
+TEST_CASE("a shape that is not compiled is refused before anything is launched") {
+  JoinProblem problem(make_input(1000, 1000, 1.0, fresh_seed()), JoinKind::outer);
+  Workspace workspace(problem.workspace_bytes());
+  for (const JoinStage& stage : join_stages()) {
+    if (stage.sweep.empty()) continue;
+    CAPTURE(stage.name);
+    LaunchShape bad = stage.shape;
+    bad.threads = 100;
+    CHECK_THROWS_AS(problem.launch(stage.launch, workspace, bad, nullptr), std::invalid_argument);
+  }
+  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+}
