@@ -7,7 +7,8 @@ const std::vector<JoinStage>& join_stages() {
   static const std::vector<JoinStage> table = numbered<JoinLaunch>({
       join_naive(),           // stages/01_naive.cu
       join_sorted_search(),   // stages/02_sorted_search.cu
-      join_tuned(),           // stages/03_tuned.cu
+      join_one_launch(),      // stages/03_one_launch.cu
+      join_tuned(),           // stages/04_tuned.cu
       join_library_thrust(),  // stages/lib_thrust_join.cu
   });
   return table;

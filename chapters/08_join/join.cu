@@ -8,6 +8,7 @@
 #include <string>
 
 #include "join.cuh"
+#include "lookback.hpp"
 
 namespace stepwise::join {
 namespace {
@@ -25,11 +26,16 @@ std::size_t partitions_per_set(std::size_t a_count, std::size_t b_count, std::si
 /// The counts as CUB reads them: RowCount of 0, 1, 2, ...
 using CountIterator = thrust::transform_iterator<RowCount, thrust::counting_iterator<std::int64_t>>;
 
+/// Tiles of the merge of A and B at the smallest tile: the statuses stage 4's look-back needs.
+std::size_t merge_tiles(std::size_t a_count, std::size_t b_count) { return (a_count + b_count) / kMinTileItems + 1; }
+
 std::size_t layout_bytes(std::size_t a_count, std::size_t b_count, std::size_t capacity, std::size_t temp_bytes) {
   return 2 * aligned_bytes<std::int32_t>(a_count) + aligned_bytes<std::uint8_t>(b_count) +
          aligned_bytes<std::int32_t>(a_count + b_count + 1) +
          kPartitionSets * aligned_bytes<std::int64_t>(partitions_per_set(a_count, b_count, capacity)) +
-         aligned_bytes<std::int32_t>(capacity) + aligned_bytes<unsigned char>(temp_bytes);
+         aligned_bytes<std::int32_t>(capacity) + aligned_bytes<unsigned char>(temp_bytes) +
+         aligned_bytes<std::int32_t>(b_count) +
+         aligned_bytes<unsigned char>(packed_lookback_layout(merge_tiles(a_count, b_count)).total_bytes);
 }
 
 }  // namespace
@@ -69,6 +75,9 @@ Scratch carve(const JoinArgs& args, Workspace& workspace) {
   scratch.row_objects = reinterpret_cast<std::int32_t*>(take(aligned_bytes<std::int32_t>(args.capacity)));
   scratch.scan_temp = take(aligned_bytes<unsigned char>(temp));
   scratch.scan_temp_bytes = temp;
+  scratch.b_rows = reinterpret_cast<std::int32_t*>(take(aligned_bytes<std::int32_t>(args.b_count)));
+  scratch.lookback_tiles = merge_tiles(args.a_count, args.b_count);
+  scratch.lookback = take(aligned_bytes<unsigned char>(packed_lookback_layout(scratch.lookback_tiles).total_bytes));
   return scratch;
 }
 

@@ -35,6 +35,9 @@ struct Scratch {
   std::int32_t* row_objects = nullptr;  ///< the library row: per output row, its object's upper bound
   void* scan_temp = nullptr;            ///< CUB's scan
   std::size_t scan_temp_bytes = 0;
+  std::int32_t* b_rows = nullptr;     ///< stage 4: per B row, its place among B's unmatched rows, or -1
+  unsigned char* lookback = nullptr;  ///< stage 4: the ticket and the tile statuses (packed_lookback_layout)
+  std::size_t lookback_tiles = 0;     ///< statuses the lookback region holds
 };
 
 /// Partition arrays in the workspace: stage 3 searches the lower and the upper bounds at once.
@@ -73,7 +76,8 @@ struct RowCount {
 };
 
 /// Writes output row @p row, rank @p rank of object @p object: (A row, its B match or -1) for
-/// the A rows, (-1, B row) for the B rows.
+/// the A rows, (-1, B row) for the B rows. Without upper bounds (upper null), lower holds each
+/// A row's first match, or -1 when it has none.
 struct RowWriter {
   std::int32_t* out_a;
   std::int32_t* out_b;
@@ -83,8 +87,9 @@ struct RowWriter {
   __device__ __forceinline__ void write(std::int32_t row, std::int32_t object, std::int32_t rank) const {
     if (object < a_count) {
       const std::int32_t first = lower[object];
+      const bool matched = upper != nullptr ? upper[object] > first : first >= 0;
       out_a[row] = object;
-      out_b[row] = upper[object] > first ? first + rank : -1;
+      out_b[row] = matched ? first + rank : -1;
     } else {
       out_a[row] = -1;
       out_b[row] = object - a_count;
@@ -163,7 +168,7 @@ __global__ void expansion_partitions(const std::int32_t* offsets, std::int64_t o
 /// Phase 3, load-balanced (Baxter's load-balancing search, common/LoadBalanceTile): tile t
 /// takes exactly NT x VT steps of the merge of the output rows with the objects' offsets, so a
 /// tile's work is the same whatever the counts are; each row is written by RowWriter with
-/// coalesced stores. Block 0 also writes the row count.
+/// coalesced stores. Block 0 also writes the row count (unless @p row_count is null).
 template <int NT, int VT>
 __global__ void __launch_bounds__(NT)
     expand_rows(RowWriter writer, const std::int32_t* __restrict__ offsets, std::int64_t object_count,
@@ -172,7 +177,7 @@ __global__ void __launch_bounds__(NT)
   static_assert(Tile::kTile >= kMinTileItems, "the partition arrays hold boundaries of kMinTileItems tiles or more");
   __shared__ typename Tile::Storage storage;
   const std::int32_t total = offsets[object_count];
-  if (blockIdx.x == 0 && threadIdx.x == 0) *row_count = static_cast<unsigned long long>(total);
+  if (row_count != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *row_count = static_cast<unsigned long long>(total);
   const std::int64_t rows = total < capacity ? total : capacity;
   const MergeRange<std::int64_t> range = Tile::run(offsets, object_count, rows, partitions, storage);
   const int a_count = static_cast<int>(range.a_count());
@@ -188,21 +193,29 @@ __global__ void __launch_bounds__(NT)
   }
 }
 
-/// Enqueues phase 3 with tiles of NT x VT steps (partition set 0): one tile per NT x VT of
-/// capacity + objects, at least one (which writes the count).
+/// Enqueues phase 3 with tiles of NT x VT steps (partition set 0) over the first
+/// @p object_count objects: one tile per NT x VT of capacity + objects, at least one, which
+/// writes the row count to @p row_count unless it is null; @p writer writes each row.
 template <int NT, int VT>
-void launch_expansion(const JoinArgs& args, const Scratch& scratch, cudaStream_t stream) {
+void launch_expansion(const JoinArgs& args, const Scratch& scratch, cudaStream_t stream, std::size_t object_count,
+                      unsigned long long* row_count, const RowWriter& writer) {
   constexpr int kTile = NT * VT;
-  const auto objects = static_cast<std::int64_t>(object_count_of(args));
+  const auto objects = static_cast<std::int64_t>(object_count);
   const auto capacity = static_cast<std::int64_t>(args.capacity);
-  const std::size_t tiles = std::max<std::size_t>(1, ceil_div(args.capacity + object_count_of(args), kTile));
+  const std::size_t tiles = std::max<std::size_t>(1, ceil_div(args.capacity + object_count, kTile));
   constexpr int kThreads = 128;
   expansion_partitions<<<grid_of(ceil_div(tiles + 1, kThreads)), kThreads, 0, stream>>>(
       scratch.offsets, objects, capacity, kTile, static_cast<std::int64_t>(tiles + 1), scratch.partitions);
   STEPWISE_CHECK_LAUNCH();
-  expand_rows<NT, VT><<<grid_of(tiles), NT, 0, stream>>>(row_writer_of(args, scratch), scratch.offsets, objects,
-                                                         capacity, scratch.partitions, args.row_count);
+  expand_rows<NT, VT>
+      <<<grid_of(tiles), NT, 0, stream>>>(writer, scratch.offsets, objects, capacity, scratch.partitions, row_count);
   STEPWISE_CHECK_LAUNCH();
+}
+
+/// Phase 3 over every object of the join (object_count_of), writing the row count.
+template <int NT, int VT>
+void launch_expansion(const JoinArgs& args, const Scratch& scratch, cudaStream_t stream) {
+  launch_expansion<NT, VT>(args, scratch, stream, object_count_of(args), args.row_count, row_writer_of(args, scratch));
 }
 
 }  // namespace stepwise::join

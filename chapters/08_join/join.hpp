@@ -63,12 +63,13 @@ using JoinLaunch = void (*)(const JoinArgs& args, Workspace& workspace, const La
 /// A row of the table.
 using JoinStage = Stage<JoinLaunch>;
 
-/// The table: stages 1-3 in teaching order, then the Thrust + CUB composition.
+/// The table: stages 1-4 in teaching order, then the Thrust + CUB composition.
 const std::vector<JoinStage>& join_stages();
 
 JoinStage join_naive();           ///< stage 1, stages/01_naive.cu
 JoinStage join_sorted_search();   ///< stage 2, stages/02_sorted_search.cu
-JoinStage join_tuned();           ///< stage 3, stages/03_tuned.cu
+JoinStage join_one_launch();      ///< stage 3, stages/03_one_launch.cu
+JoinStage join_tuned();           ///< stage 4, stages/04_tuned.cu
 JoinStage join_library_thrust();  ///< stages/lib_thrust_join.cu
 
 /// The workspace bytes every row of the table needs for a join of @p a_count x @p b_count rows

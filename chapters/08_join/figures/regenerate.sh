@@ -70,7 +70,7 @@ case "$mode" in
     # 5. Nsight Compute: the tuned stage's kernels and the library's, one launch each.
     if wants ncu; then
       sections=(--section SpeedOfLight --section Occupancy --section LaunchStats)
-      step ncu-tuned ncu "${sections[@]}" -k regex:'both_bounds|expand_rows|expansion_partitions' -c 3 \
+      step ncu-tuned ncu "${sections[@]}" -k regex:'bounds_and_offsets|expand_rows|expansion_partitions|scatter_unmatched_b' -c 4 \
         --log-file "$reports/ncu_tuned.txt" "$join" --join outer --stage tuned --reps 1 --warmup 0
       step ncu-lib ncu --section SpeedOfLight --kernel-name-base demangled -k regex:cub -c 8 \
         --log-file "$reports/ncu_lib.txt" \

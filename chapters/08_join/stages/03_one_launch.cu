@@ -1,5 +1,4 @@
-// Stage 3, tuned: both bounds in one launch, B's matches from the upper merge, the shape from
-// --sweep.
+// Stage 3, one launch: both bounds in one launch, B's matches from the upper merge.
 //
 // Changed from stage 2, phase 1: stage 2 reads A and B three times, once per sorted search.
 // The merge that gives A's upper bounds (ties: B's key goes first) also passes every B key,
@@ -8,7 +7,7 @@
 // search is free: one kernel runs the lower-bound merge tiles and the upper-bound merge tiles
 // side by side in one grid (blocks [0, T) and [T, 2T)), and the upper tiles record the cursor of
 // both sides. A and B are read twice instead of three times, and one launch replaces three.
-// Phases 2 and 3 are stage 2's; the tile of both is the sweep's best.
+// Phases 2 and 3 are stage 2's.
 #include "dispatch.hpp"
 #include "join.cuh"
 
@@ -114,9 +113,9 @@ void launch(const JoinArgs& args, Workspace& workspace, const LaunchShape& shape
 
 }  // namespace
 
-JoinStage join_tuned() {
+JoinStage join_one_launch() {
   JoinStage stage;
-  stage.name = "tuned";
+  stage.name = "one-launch";
   stage.lesson = "both bounds in one launch, B's matches from the upper merge: A and B read twice, not three times";
   stage.shape = {256, 15};
   stage.sweep = shape_grid(Threads::values(), Values::values());
