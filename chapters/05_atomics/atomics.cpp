@@ -16,6 +16,7 @@ const std::vector<HistogramStage<Op>>& histogram_stages() {
         histogram_subtree<Op>(),       // stages/histogram/04_subtree.cu
         histogram_shared<Op>(),        // stages/histogram/05_shared.cu
         histogram_adaptive<Op>(),      // stages/histogram/06_adaptive.cu
+        histogram_thread_runs<Op>(),   // stages/histogram/07_thread_runs.cu
     };
     if constexpr (std::is_same_v<Op, IntAdd>) rows.push_back(histogram_library_cub());  // lib_cub_histogram.cu
     return numbered<HistogramLaunch<Op>>(rows);

@@ -54,7 +54,7 @@ using HistogramLaunch = void (*)(const Key* keys, const typename Op::Value* valu
 template <class Op>
 using HistogramStage = Stage<HistogramLaunch<Op>>;
 
-/// The histogram table of @p Op: stages 1-6 in teaching order, then (IntAdd only)
+/// The histogram table of @p Op: stages 1-7 in teaching order, then (IntAdd only)
 /// cub::DeviceHistogram::HistogramEven.
 template <class Op>
 const std::vector<HistogramStage<Op>>& histogram_stages();
@@ -77,13 +77,16 @@ HistogramStage<Op> histogram_shared();
 /// Stage 6, stages/histogram/06_adaptive.cu.
 template <class Op>
 HistogramStage<Op> histogram_adaptive();
+/// Stage 7, stages/histogram/07_thread_runs.cu.
+template <class Op>
+HistogramStage<Op> histogram_thread_runs();
 /// cub::DeviceHistogram::HistogramEven, stages/histogram/lib_cub_histogram.cu (IntAdd only).
 HistogramStage<IntAdd> histogram_library_cub();
 
 /// The temporary storage the CUB row asks for at these sizes (asks CUB: needs a GPU).
 std::size_t cub_histogram_temp_bytes(std::size_t n, int bin_count);
 
-/// Bytes of shared memory stages 5 and 6 need for @p bin_count bins of @p bin_bytes each.
+/// Bytes of shared memory stages 5-7 need for @p bin_count bins of @p bin_bytes each.
 constexpr std::size_t shared_bins_bytes(int bin_count, std::size_t bin_bytes) {
   return static_cast<std::size_t>(bin_count) * bin_bytes;
 }

@@ -27,9 +27,8 @@ int run_histogram(Session& session, const Plan& plan) {
   session.note(format_count(n) + " keys, distribution " + to_string(plan.distribution) + ", " +
                std::to_string(plan.bins) + " bins, --op " + Op::kName);
   if (shared_bins_bytes(plan.bins, sizeof(typename Op::Bin)) > max_shared_bytes_per_block())
-    session.note("stages 5 and 6: " + std::to_string(plan.bins) + " bins of " +
-                 std::to_string(sizeof(typename Op::Bin)) + " B do not fit in one block's shared memory (" +
-                 std::to_string(max_shared_bytes_per_block() / 1024) +
+    session.note("stages 5-7: " + std::to_string(plan.bins) + " bins of " + std::to_string(sizeof(typename Op::Bin)) +
+                 " B do not fit in one block's shared memory (" + std::to_string(max_shared_bytes_per_block() / 1024) +
                  " KiB): they aggregate into the global bins, without privatization");
   if constexpr (!std::is_same_v<Op, IntAdd>)
     session.note(std::string("no library row: cub::DeviceHistogram counts, it has no ") +

@@ -74,7 +74,7 @@ TEST_CASE("histogram int-add: every row at the edge sizes, bins and distribution
 TEST_CASE("histogram float-add: every row at the edge sizes, bins and distributions") { histogram_edges<FloatAdd>(); }
 TEST_CASE("histogram double-cas: every row at the edge sizes, bins and distributions") { histogram_edges<DoubleCas>(); }
 
-TEST_CASE("histogram: bins that do not fit in shared memory (stages 5 and 6 on the global bins)") {
+TEST_CASE("histogram: bins that do not fit in shared memory (stages 5-7 on the global bins)") {
   const int too_many = static_cast<int>(max_shared_bytes_per_block() / sizeof(float)) + 3;
   histogram_rows_at<IntAdd>({33, 100003}, {too_many, 65536 * 4 + 1}, {"uniform", "runs:8"}, false);
   histogram_rows_at<DoubleCas>({33, 100003}, {too_many}, {"uniform", "all-equal"}, false);
