@@ -137,6 +137,26 @@ WarpProfile profile_warps(const std::vector<Key>& keys, std::uint64_t warps) {
       profile.adaptive_atomics += static_cast<std::uint64_t>(groups);
     }
   }
+  // Stage 7 (07_thread_runs.cu): each warp walks 32 x kKeysPerThread consecutive keys, each lane
+  // its own kKeysPerThread of them.
+  const std::uint64_t per_thread = kKeysPerThread;
+  const std::uint64_t per_warp = kWarpLanes * per_thread;
+  for (std::uint64_t chunk = 0; chunk < keys.size(); chunk += per_warp) {
+    std::vector<Key> last_runs;
+    for (std::uint64_t first = chunk; first < std::min<std::uint64_t>(chunk + per_warp, keys.size());
+         first += per_thread) {
+      const std::uint64_t end = std::min<std::uint64_t>(first + per_thread, keys.size());
+      for (std::uint64_t i = first + 1; i < end; ++i)
+        if (keys[i] != keys[i - 1]) ++profile.run_atomics;  // the run before i ends inside the thread
+      if (end - first < per_thread)
+        ++profile.run_atomics;  // past n the kernel's keys are kNoKey: the last real run ends inside too
+      else
+        last_runs.push_back(keys[end - 1]);
+    }
+    std::sort(last_runs.begin(), last_runs.end());
+    profile.run_atomics +=
+        static_cast<std::uint64_t>(std::unique(last_runs.begin(), last_runs.end()) - last_runs.begin());
+  }
   return profile;
 }
 
@@ -179,6 +199,9 @@ std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed) {
                    static_cast<double>(std::max<std::uint64_t>(profile.tiles, 1)),
                1)
       << " % of tiles without a match (replayed with " << kAdaptiveWarps << " warps)\n";
+  out << "  7  thread-runs    " << fixed(static_cast<double>(profile.run_atomics) / elements, 3)
+      << " shared (or global, as stage 5): a run of equal keys inside a thread's " << kKeysPerThread
+      << " is one atomic, the warp's last runs are matched\n";
   out << "  lib cub::DeviceHistogram (int-add): per-block privatized bins, its own scheme\n";
   return out.str();
 }

@@ -31,6 +31,10 @@ struct WarpProfile {
   std::uint64_t subtree_rounds = 0;     ///< sum over tiles of ceil(log2(largest group))
   std::uint64_t adaptive_atomics = 0;   ///< stage 6's atomics (see adaptive_warps)
   std::uint64_t adaptive_skipped = 0;   ///< tiles stage 6 ran without a match
+  /// Stage 7's atomics: per thread of kKeysPerThread consecutive keys, one per run that ends
+  /// inside them (for the thread that n cuts short, its last run too), plus, per warp of 32
+  /// such threads, one per distinct key among their last runs.
+  std::uint64_t run_atomics = 0;
 };
 
 /// The grid stage 6 is replayed with: 132 SMs x 64 warps, an H100 full of warps (which warp
@@ -38,7 +42,8 @@ struct WarpProfile {
 inline constexpr std::uint64_t kAdaptiveWarps = 132 * 64;
 
 /// The profile of @p keys: every tile's peers from peers_of(), its groups and sub-tree rounds,
-/// and stage 6's rule replayed with @p warps warps taking tiles w, w + warps, ... in turn.
+/// stage 6's rule replayed with @p warps warps taking tiles w, w + warps, ... in turn, and stage
+/// 7's runs.
 WarpProfile profile_warps(const std::vector<Key>& keys, std::uint64_t warps = kAdaptiveWarps);
 
 /// The whole `--analyze` text for @p plan at @p n keys and @p seed.

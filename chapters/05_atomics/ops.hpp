@@ -12,6 +12,10 @@ namespace stepwise::atomics {
 /// The keys: bin indices in [0, K).
 using Key = std::int32_t;
 
+/// Stage 7 (07_thread_runs.cu): the consecutive keys each thread loads and walks, so a warp
+/// covers 32 x kKeysPerThread consecutive keys.
+inline constexpr int kKeysPerThread = 8;
+
 /// Counting: every element adds 1 to its bin (no values array). int32 bins, exact.
 struct IntAdd {
   using Value = std::int32_t;

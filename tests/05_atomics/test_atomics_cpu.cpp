@@ -336,9 +336,38 @@ TEST_CASE("--analyze: the profile's counts and stage 6's replay") {
   CHECK(profile.groups == distinct.size());
   CHECK(profile.adaptive_skipped == 17);
   CHECK(profile.adaptive_atomics == distinct.size());
+  CHECK(profile.run_atomics == distinct.size());  // every key its own run
+}
+
+TEST_CASE("--analyze: stage 7's runs inside each thread's 8 keys and the warp's last runs") {
+  // All equal: one atomic per warp of 256 keys (the last chunk partial).
+  CHECK(profile_warps(std::vector<Key>(1000, 4)).run_atomics == 4);
+  // Runs of 8 aligned with the threads: no run ends inside a thread; 32 distinct last runs a warp.
+  std::vector<Key> runs8(512);
+  for (std::size_t i = 0; i < runs8.size(); ++i) runs8[i] = static_cast<Key>(i / 8);
+  CHECK(profile_warps(runs8).run_atomics == 64);
+  // Runs of 4: one run ends inside each thread, and its last runs are 32 distinct keys.
+  std::vector<Key> runs4(256);
+  for (std::size_t i = 0; i < runs4.size(); ++i) runs4[i] = static_cast<Key>(i / 4);
+  CHECK(profile_warps(runs4).run_atomics == 32 + 32);
+  // Runs of 16: threads 2t and 2t + 1 share their key; 16 distinct last runs a warp, no inner end.
+  std::vector<Key> runs16(256);
+  for (std::size_t i = 0; i < runs16.size(); ++i) runs16[i] = static_cast<Key>(i / 16);
+  CHECK(profile_warps(runs16).run_atomics == 16);
+  // n = 13, keys 0 1 0 1 ...: thread 0's 8 keys end 7 runs inside and leave the last run (key 1)
+  // to the warp; n cuts thread 1 short after 5 keys, so all 5 of its runs end inside it.
+  std::vector<Key> alternating(13);
+  for (std::size_t i = 0; i < alternating.size(); ++i) alternating[i] = static_cast<Key>(i % 2);
+  CHECK(profile_warps(alternating).run_atomics == 7 + 5 + 1);
+  // n = 12, all equal: thread 1 (4 keys) flushes its run itself; thread 0's goes to the warp.
+  CHECK(profile_warps(std::vector<Key>(12, 3)).run_atomics == 2);
+}
+
+TEST_CASE("--analyze: the text") {
   const std::string text = analyze(Plan{}, 1000, 1);
   CHECK(text.find("= 0x91 = 10010001") != std::string::npos);
   CHECK(text.find("atomics per element") != std::string::npos);
+  CHECK(text.find("7  thread-runs") != std::string::npos);
 }
 
 TEST_CASE("the surface's report: speedups over stage 1 of the same cell, as text, markdown and JSON") {

@@ -17,8 +17,7 @@
 namespace stepwise::atomics {
 namespace {
 
-/// Consecutive keys per thread: two 16-byte loads of int32 keys.
-constexpr int kKeysPerThread = 8;
+static_assert(kKeysPerThread == 8, "load_keys loads 8 keys as two 16-byte vectors");
 
 /// Loads the @p kKeysPerThread keys (and values) from @p first: vector loads when all are in
 /// range, else one at a time, with kNoKey and a zero value past n.
