@@ -144,4 +144,25 @@ std::string format_bytes(double bytes) {
   return buffer;
 }
 
+std::string format_grouped(std::int64_t value) {
+  const std::uint64_t magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
+  std::string digits = std::to_string(magnitude);
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
+  return (value < 0 ? "-" : "") + digits;
+}
+
+double parse_fraction(const std::string& text, const std::string& what) {
+  const bool percent = !text.empty() && text.back() == '%';
+  const std::string number = percent ? text.substr(0, text.size() - 1) : text;
+  const auto bad = [&]() {
+    return std::invalid_argument(what + " '" + text + "' is not a fraction in [0, 1] or a percentage in [0%, 100%]");
+  };
+  if (number.empty() || number.find_first_not_of("0123456789.") != std::string::npos ||
+      std::count(number.begin(), number.end(), '.') > 1 || number == ".")
+    throw bad();
+  const double value = std::stod(number) / (percent ? 100.0 : 1.0);
+  if (!(value >= 0.0 && value <= 1.0)) throw bad();
+  return value;
+}
+
 }  // namespace stepwise

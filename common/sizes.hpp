@@ -32,4 +32,12 @@ std::int64_t parse_decimal(const std::string& text, std::int64_t min, std::int64
 /// The same for unsigned 64-bit values (seeds), in [0, 2^64 - 1].
 std::uint64_t parse_unsigned(const std::string& text);
 
+/// @p value with thousands separators: `111,777,784`, `-1,024`.
+std::string format_grouped(std::int64_t value);
+
+/// Parses a share: a fraction in [0, 1] (`0.25`, `1`) or a percentage in [0%, 100%] (`50%`,
+/// `0.5%`); digits and one decimal point only.
+/// @throws std::invalid_argument naming @p what (`selectivity`) and @p text.
+double parse_fraction(const std::string& text, const std::string& what);
+
 }  // namespace stepwise

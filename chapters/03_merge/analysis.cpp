@@ -43,12 +43,7 @@ std::string milliseconds(double bytes) {
   return text.str();
 }
 
-/// A number with thousands grouped: 268,435,456.
-std::string grouped(std::uint64_t value) {
-  std::string digits = std::to_string(value);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
-  return digits;
-}
+std::string grouped(std::uint64_t value) { return format_grouped(static_cast<std::int64_t>(value)); }
 
 /// One row of a work table.
 struct WorkRow {

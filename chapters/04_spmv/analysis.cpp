@@ -7,6 +7,7 @@
 
 #include "merge_path.hpp"
 #include "report.hpp"
+#include "sizes.hpp"
 
 namespace stepwise::spmv {
 namespace {
@@ -14,12 +15,7 @@ namespace {
 /// Lanes per warp.
 constexpr int kWarpSize = 32;
 
-/// @p value with thousands separators: `111,777,784`.
-std::string grouped(std::int64_t value) {
-  std::string digits = std::to_string(value < 0 ? -value : value);
-  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
-  return (value < 0 ? "-" : "") + digits;
-}
+std::string grouped(std::int64_t value) { return format_grouped(value); }
 
 /// @p fraction as a percentage with one decimal: `16.7%`.
 std::string percent(double fraction) { return format_fixed(100.0 * fraction, 1) + "%"; }

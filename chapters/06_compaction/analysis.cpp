@@ -36,11 +36,7 @@ GroupCount count_groups(const Plan& plan, std::uint64_t n, std::uint64_t seed, s
   return {kept, with_kept};
 }
 
-std::string with_commas(std::uint64_t value) {
-  std::string digits = std::to_string(value);
-  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
-  return digits;
-}
+std::string with_commas(std::uint64_t value) { return format_grouped(static_cast<std::int64_t>(value)); }
 
 }  // namespace
 

@@ -101,20 +101,7 @@ std::string to_string(const Pattern& pattern) {
   return pattern.kind == Pattern::Kind::runs ? "runs:" + std::to_string(pattern.run) : "random";
 }
 
-double parse_selectivity(const std::string& text) {
-  const bool percent = !text.empty() && text.back() == '%';
-  const std::string number = percent ? text.substr(0, text.size() - 1) : text;
-  const auto bad = [&text]() {
-    return std::invalid_argument("selectivity '" + text +
-                                 "' is not a fraction in [0, 1] or a percentage in [0%, 100%]");
-  };
-  if (number.empty() || number.find_first_not_of("0123456789.") != std::string::npos ||
-      std::count(number.begin(), number.end(), '.') > 1 || number == ".")
-    throw bad();
-  const double value = std::stod(number) / (percent ? 100.0 : 1.0);
-  if (!(value >= 0.0 && value <= 1.0)) throw bad();
-  return value;
-}
+double parse_selectivity(const std::string& text) { return parse_fraction(text, "selectivity"); }
 
 bool is_kept(std::uint64_t seed, std::size_t i, double selectivity, const Pattern& pattern) {
   if (selectivity <= 0.0) return false;
