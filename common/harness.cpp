@@ -84,7 +84,9 @@ ReportRow Session::measure(const Runnable& stage, const LaunchShape& shape, Prob
     STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
     const Check before = verify(problem);
     if (!before.passed) return fail("before timing: ", before.detail);  // a wrong stage is not timed
-    row.time = timer_->time([&](cudaStream_t stream) { stage.run(shape, stream); }, timing());
+    TimingOptions timing = this->timing();
+    timing.hold = !stage.info.synchronizes;
+    row.time = timer_->time([&](cudaStream_t stream) { stage.run(shape, stream); }, timing);
     const Check after = verify(problem);
     if (!after.passed) return fail("after timing: ", after.detail);
   } catch (const CudaError& error) {

@@ -15,7 +15,8 @@ namespace stepwise {
 
 /// One row of a chapter's stage table: a numbered stage of its own, or a library baseline.
 /// @tparam Launch the chapter's launcher type: a function pointer whose arguments are the
-///   chapter's buffers (in, out, n, ...), then `const LaunchShape&` and `cudaStream_t`.
+///   chapter's buffers (in, out, n, ...), then `const LaunchShape&` and `cudaStream_t`. A
+///   launcher only enqueues work, unless the stage says it synchronizes.
 template <class Launch>
 struct Stage {
   int number = 0;  ///< 1, 2, ... for kernels (numbered() sets them); 0 for library rows
@@ -25,9 +26,11 @@ struct Stage {
   LaunchShape shape;               ///< the shape the stage runs with: the one --sweep found best
   std::vector<LaunchShape> sweep;  ///< the shapes --sweep tries; empty: nothing to tune
   Launch launch = nullptr;         ///< enqueues every launch of the stage; allocates nothing
+  /// The launcher reads a value back to the host mid-run (StageInfo::synchronizes).
+  bool synchronizes = false;
 
   /// What --list and --stage need to know.
-  StageInfo info() const { return {number, name, lesson, kind, shape, sweep}; }
+  StageInfo info() const { return {number, name, lesson, kind, shape, sweep, synchronizes}; }
 };
 
 /// @p stages with the kernel rows numbered 1, 2, ... in table order (library rows: 0).

@@ -88,7 +88,7 @@ TimingStats GpuTimer::time(const GpuWork& work, const TimingOptions& options, cu
   samples.reserve(static_cast<std::size_t>(options.reps));
   for (int i = 0; i < options.reps; ++i) {
     *timed_out_flag_ = 0;
-    hold(stream);
+    if (options.hold) hold(stream);
     try {
       flush(options.flush, stream);
       STEPWISE_CUDA_CHECK(cudaEventRecord(start_, stream));

@@ -32,10 +32,14 @@ struct TimingOptions {
   int reps = 20;
   int warmup = 3;
   Flush flush = Flush::read;
+  /// False for work that synchronizes with the host by design (StageInfo::synchronizes): the
+  /// stream is not held, and the time includes the host's part of the work.
+  bool hold = true;
 };
 
 /// A piece of GPU work: every launch of one stage, enqueued on the given stream. It must not
-/// synchronize with the host (the stream is held while it is enqueued).
+/// synchronize with the host (the stream is held while it is enqueued) unless it is timed with
+/// TimingOptions::hold false.
 using GpuWork = std::function<void(cudaStream_t)>;
 
 /// Times GPU work with CUDA events. Each repetition:

@@ -86,6 +86,10 @@ struct StageInfo {
   RowKind kind = RowKind::kernel;
   LaunchShape shape;               ///< the shape the stage runs with unless --sweep
   std::vector<LaunchShape> sweep;  ///< the shapes --sweep tries; empty: nothing to tune
+  /// True for a stage that reads a value back to the host mid-run (to size or choose its next
+  /// launches): it is timed without holding the stream, so its time includes that round trip
+  /// and the launches after it.
+  bool synchronizes = false;
 };
 
 /// What a chapter is; printed in headers, --help and --list.

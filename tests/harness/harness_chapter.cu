@@ -1,6 +1,7 @@
 // A chapter that exists to test the harness: stages that pass, fail their check, write past
-// their output, fail to launch, or synchronize while they are timed. Its tests check that
-// each failure is reported on its row, with exit code 1, and that later stages still run.
+// their output, fail to launch, or synchronize while they are timed (without saying so, or
+// declared). Its tests check that each failure is reported on its row, with exit code 1, that
+// later stages still run, and that a declared synchronizing stage is timed.
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -58,7 +59,7 @@ void bad_launch(const std::int32_t* in, std::int32_t* out, std::size_t n, const 
 
 void synchronizes(const std::int32_t* in, std::int32_t* out, std::size_t n, const LaunchShape&, cudaStream_t stream) {
   launch_copy(in, out, n, 0, 256, stream);
-  STEPWISE_CUDA_CHECK(cudaStreamSynchronize(stream));  // a stage must never do this
+  STEPWISE_CUDA_CHECK(cudaStreamSynchronize(stream));  // a stage must never do this, unless it says so
 }
 
 void library(const std::int32_t* in, std::int32_t* out, std::size_t n, const LaunchShape&, cudaStream_t stream) {
@@ -78,6 +79,14 @@ Stage<Launch> row(const char* name, Launch launch, RowKind kind = RowKind::kerne
   return stage;
 }
 
+/// A stage that synchronizes mid-run and says so (Stage::synchronizes): timed without holding
+/// the stream.
+Stage<Launch> declared_synchronizing() {
+  Stage<Launch> stage = row("declared-sync", synchronizes);
+  stage.synchronizes = true;
+  return stage;
+}
+
 const std::vector<Stage<Launch>>& stages() {
   static const std::vector<Stage<Launch>> table = numbered<Launch>({
       row("correct", correct),
@@ -86,6 +95,7 @@ const std::vector<Stage<Launch>>& stages() {
       row("bad-launch", bad_launch),
       row("synchronizes", synchronizes),
       row("later", correct),
+      declared_synchronizing(),
       row("memcpy", library, RowKind::library),
   });
   return table;
