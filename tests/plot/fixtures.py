@@ -224,3 +224,24 @@ def bandwidth_runs() -> list:
         rows.append(row("library", 0, "cudaMemcpy", launch + 8.0 * n / 4229.7e6, 8.0 * n))
         runs.append(report("00", n, rows, 8.0))
     return runs
+
+
+def reduction_variants(drop=(), fail=()) -> list:
+    """Chapter 01 at n = 2^28 three times, as if a parameter changed from run to run: in run k (0, 1, 2)
+    stage s is 1 + k * s / 10 times faster than in the README, cub and stage 1 unchanged. `drop` and `fail`
+    hold (run, stage number) pairs: a kernel stage left out of that run, or failed in it."""
+    n = 2 ** 28
+    runs = []
+    for k in range(3):
+        rows = []
+        for kind, number, name, _, median in REDUCTION:
+            if kind == "kernel" and (k, number) in drop:
+                continue
+            if kind == "kernel" and number > 1:
+                median = median / (1 + k * number / 10)
+            if kind == "kernel" and (k, number) in fail:
+                median = None
+            rows.append(row(kind, number, name, median, 4.0 * n, shape_json(256) if kind == "kernel" else None,
+                            detail="before timing: 1 of 1 values differ: [0] = 3735928559, want 12"))
+        runs.append(report("01", n, rows, 4.0, date=f"2026-11-2{k + 1}"))
+    return runs

@@ -197,3 +197,74 @@ class Compare(FigureTest):
                             self.path("figure.svg"))
         self.assertEqual(code, 2)
         self.assertIn("--labels names 2 groups for 1 runs", errors)
+
+
+@needs_matplotlib
+class Versus(FigureTest):
+    def runs(self, **changes):
+        """The three runs of fixtures.reduction_variants, one file each."""
+        return [self.path(f"run{k}.json", run) for k, run in enumerate(fixtures.reduction_variants(**changes))]
+
+    def lines(self, paths, baseline, labels):
+        """The (legend label, x values) of each line versus.draw draws from the files."""
+        from stepwise_plot import versus
+        from stepwise_plot.report import read_file
+
+        reports = [report for path in paths for report in read_file(path)]
+        fig = versus.draw(reports, baseline, "x", labels)
+        return {line.get_label(): list(line.get_xdata()) for line in fig.axes[0].get_lines()}
+
+    def test_three_runs_on_a_numeric_axis(self):
+        texts = self.draw("versus", *self.runs(), "--baseline", "1", "--xlabel", "items per thread",
+                          "--labels", "4,8,16")
+        self.assertDrawn(texts, "Chapter 01 reduction: speedup over 1 interleaved-divergent against items per thread",
+                         "2 interleaved-strided", "10 single-pass", "lib cub::DeviceReduce::Sum",
+                         "baseline: 1 interleaved-divergent", "speedup over 1 interleaved-divergent (log scale)",
+                         "items per thread", "1×", "NVIDIA H200", "2026-11-21 to 2026-11-23")
+        self.assertNotIn("cpu reference", texts)
+        lines = self.lines(self.runs(), "1", ["16", "4", "8"])
+        self.assertEqual(lines["10 single-pass"], [4.0, 8.0, 16.0])
+        self.assertNotIn("1 interleaved-divergent", lines)  # the baseline is the dashed line at 1.0
+
+    def test_categorical_labels(self):
+        texts = self.draw("versus", *self.runs(), "--baseline", "cub::DeviceReduce::Sum", "--xlabel", "input",
+                          "--labels", "uniform,zipf,sorted")
+        self.assertDrawn(texts, "uniform", "zipf", "sorted", "1 interleaved-divergent",
+                         "speedup over lib cub::DeviceReduce::Sum against input",
+                         "baseline: lib cub::DeviceReduce::Sum")
+        lines = self.lines(self.runs(), "cub::DeviceReduce::Sum", ["uniform", "8", "sorted"])
+        self.assertEqual(lines["4 first-add"], [0.0, 1.0, 2.0])
+
+    def test_absent_and_failed_stages(self):
+        paths = self.runs(drop={(0, 7)}, fail={(2, 2), (2, 4)})
+        texts = self.draw("versus", *paths, "--baseline", "sequential", "--xlabel", "block", "--labels", "1,2,3")
+        self.assertDrawn(texts, "7 multiple-per-thread", "FAIL (not drawn): 2 interleaved-strided at block = 3; "
+                         "4 first-add at block = 3")
+        lines = self.lines(paths, "3", ["1", "2", "3"])
+        self.assertEqual(lines["7 multiple-per-thread"], [2.0, 3.0])
+        self.assertEqual(lines["4 first-add"], [1.0, 2.0])
+
+    def test_a_failed_baseline_is_refused(self):
+        code, errors = plot("versus", *self.runs(fail={(1, 3)}), "--baseline", "3", "--xlabel", "x",
+                            "--labels", "1,2,3", "-o", self.path("figure.svg"))
+        self.assertEqual((code, errors.count("\n")), (2, 1))
+        self.assertIn("run1.json: the baseline 3 sequential failed its check", errors)
+
+    def test_wrong_label_count(self):
+        code, errors = plot("versus", *self.runs(), "--baseline", "1", "--xlabel", "x", "--labels", "1,2",
+                            "-o", self.path("figure.svg"))
+        self.assertEqual((code, errors.count("\n")), (2, 1))
+        self.assertIn("--labels names 2 values for 3 runs", errors)
+        self.assertFalse(os.path.exists(self.path("figure.svg")))
+
+    def test_unknown_baseline(self):
+        paths = self.runs(drop={(1, 9)})
+        code, errors = plot("versus", *paths, "--baseline", "vectorized", "--xlabel", "x", "--labels", "1,2,3",
+                            "-o", self.path("figure.svg"))
+        self.assertEqual((code, errors.count("\n")), (2, 1))
+        self.assertRegex(errors, r"^tools/plot: .*run1\.json: no stage 'vectorized' to use as --baseline \(stages: 1 ")
+        code, errors = plot("versus", *self.runs(), "--baseline", "42", "--xlabel", "x", "--labels", "1,2,3",
+                            "-o", self.path("figure.svg"))
+        self.assertEqual((code, errors.count("\n")), (2, 1))
+        self.assertIn("run0.json: no stage '42'", errors)
+        self.assertFalse(os.path.exists(self.path("figure.svg")))

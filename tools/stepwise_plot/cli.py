@@ -63,6 +63,16 @@ def build_parser() -> argparse.ArgumentParser:
                          help="the groups' names, comma-separated, one per run (default: each run's element type)")
     _common(compare, single=False)
 
+    versus = commands.add_parser("versus", help="speedup of every stage over a baseline stage against a parameter")
+    versus.add_argument("reports", nargs="+", metavar="REPORT.json",
+                        help="runs of one chapter that differ in one parameter (files, or JSON arrays of runs)")
+    versus.add_argument("--baseline", required=True, metavar="N|NAME",
+                        help="the stage whose time is 1.0x, by number or name (as sweep --stage)")
+    versus.add_argument("--xlabel", required=True, metavar="TEXT", help="what varies from run to run: the x axis")
+    versus.add_argument("--labels", required=True, metavar="A,B,...",
+                        help="the x value of each run, comma-separated, one per run (numbers: a numeric axis)")
+    _common(versus, single=False)
+
     surface = commands.add_parser("surface", help="heat map of a --surface run: speedup by keys per warp and stage")
     surface.add_argument("report", metavar="SURFACE.json", help="a chapter's --surface --format json output")
     _common(surface, single=False)
@@ -84,6 +94,13 @@ def _figure(args: argparse.Namespace):
         labels = args.labels.split(",") if args.labels else None
         figure = compare.draw(reports, args.metric, labels, args.title, args.subtitle)
         return figure, compare.default_title(reports[0], args.metric)
+    if args.command == "versus":
+        from . import versus
+
+        reports = [report for path in args.reports for report in read_file(path)]
+        labels = [label.strip() for label in args.labels.split(",")]
+        figure = versus.draw(reports, args.baseline, args.xlabel, labels, args.title, args.subtitle)
+        return figure, versus.default_title(reports[0], args.baseline, args.xlabel)
     if args.command == "time-vs-n":
         reports = read_series(args.reports)
         figure = scaling.draw(reports, args.metric, args.title, args.subtitle)

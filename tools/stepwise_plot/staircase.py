@@ -110,7 +110,7 @@ def _set_axes(ax, kernels: List[Row], limits: tuple, first: Row, sweep: bool) ->
     ax.tick_params(axis="x", length=0)
     ax.set_xlim(-0.6, len(kernels) - 0.4)
     ax.set_ylim(*limits)
-    ax.yaxis.set_major_locator(FixedLocator(_log_ticks(*limits)))
+    ax.yaxis.set_major_locator(FixedLocator(log_ticks(*limits)))
     ax.yaxis.set_minor_locator(NullLocator())
     ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}×"))
     ax.set_ylabel(f"speedup over stage {first.number} (log scale)")
@@ -130,7 +130,7 @@ def _tick_style(labels: List[str]) -> dict:
     return {}
 
 
-def _log_ticks(low: float, high: float) -> List[float]:
+def log_ticks(low: float, high: float) -> List[float]:
     """Round speedups between the limits: the coarsest of _MANTISSAS that gives at least four."""
     for mantissas in _MANTISSAS:
         ticks = [round(m * 10.0 ** e, 6) for e in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
