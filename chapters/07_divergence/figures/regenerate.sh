@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Chapter 07's measurements and figures, from the repository root:
+#   chapters/07_divergence/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on a GPU
+#   chapters/07_divergence/figures/regenerate.sh plot [report-dir]                       anywhere with matplotlib
+# The gpu parts, all by default: tests (the GPU tests and compute-sanitizer), tables (the README's tables; mutation:
+# only the two mutation tables at 10 % and 0), divergence
+# (the synthetic workload from 0 % to 100 % mixed warps), ncu (threads per instruction and time of the work's kernel,
+# and the duration of every kernel of stage 3's mutation run: the remaps that stages 6 and 7 try to hide).
+# bin-dir defaults to build/bin, report-dir to build/reports/07 (neither is committed). The gpu mode prints a summary
+# last: each step's exit code and seconds; the full outputs are in report-dir. plot draws every figure of the README.
+set -uo pipefail
+usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir]"
+mode=${1:?$usage}
+figures=chapters/07_divergence/figures
+case "$mode" in
+  gpu)
+    bin=${2:-build/bin}
+    reports=${3:-build/reports/07}
+    parts=("${@:4}")
+    [ ${#parts[@]} -eq 0 ] && parts=(tests tables divergence ncu)
+    wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
+    mkdir -p "$reports"
+    chapter="$bin/chapter_07_divergence"
+    status=0
+    summary=()
+    step() {  # step NAME COMMAND...: output in reports/NAME.log, exit code and seconds in the summary
+      local name=$1
+      shift
+      local start=$SECONDS
+      "$@" > "$reports/$name.log" 2>&1
+      local code=$?
+      [ $code -ne 0 ] && status=1
+      summary+=("$(printf '%-34s exit %3d  %5ds' "$name" "$code" $((SECONDS - start)))")
+    }
+    table() {  # table NAME chapter-arguments...: the JSON report (and its table, in NAME.log) of one run
+      local name=$1
+      shift
+      step "$name" "$chapter" "$@" --format json --output "$reports/$name.json"
+    }
+    nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
+      --format=csv,noheader > "$reports/device.txt" 2>&1
+    summary+=("device: $(head -1 "$reports/device.txt")")
+
+    # 1. The GPU tests, then compute-sanitizer on both workloads at a small n.
+    if wants tests; then
+      step gpu-tests "$bin/test_divergence_gpu" --duration=true
+      for tool in memcheck racecheck synccheck initcheck; do
+        step "sanitizer-$tool-synthetic" compute-sanitizer --tool "$tool" --error-exitcode 99 "$chapter" --n 20011 \
+          --divergence 50% --costs 4,8,16,32 --reps 1 --warmup 1
+        step "sanitizer-$tool-mutation" compute-sanitizer --tool "$tool" --error-exitcode 99 "$chapter" --n 20011 \
+          --workload mutation --steps 3 --mutation-rounds 32 --reps 1 --warmup 1
+      done
+    fi
+
+    # 2. The README's tables: the synthetic workload mixed, half mixed and sorted, equal costs, eight paths; the
+    #    mutation workload at rates 10 %, 1 % and 0 (nothing mutates: no divergence at all).
+    if wants mutation && ! wants tables; then
+      table mutation-10 --workload mutation
+      table mutation-0 --workload mutation --mutation-rate 0
+    fi
+    if wants tables; then
+      table synthetic-100
+      table synthetic-50 --divergence 50%
+      table synthetic-0 --divergence 0
+      table synthetic-equal --costs 256,256,256,256
+      table synthetic-8-paths --paths 8
+      table mutation-10 --workload mutation
+      table mutation-1 --workload mutation --mutation-rate 1%
+      table mutation-0 --workload mutation --mutation-rate 0
+    fi
+
+    # 3. The synthetic workload from sorted to fully mixed warps.
+    if wants divergence; then
+      for percent in 0 5 10 20 30 40 50 60 70 80 90 100; do
+        table "divergence-$percent" --divergence "$percent%" --reps 10
+      done
+    fi
+
+    # 4. Nsight Compute: threads per issued instruction (warp efficiency) of the work's kernel, stages 1-3 and 5.
+    if wants ncu; then
+      metrics=smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.sum,gpu__time_duration.sum
+      for stage in 1 2 3 5; do
+        step "ncu-stage$stage" ncu --metrics "$metrics" -k regex:apply_ -c 2 --csv \
+          --log-file "$reports/ncu_stage$stage.csv" "$chapter" --stage "$stage" --reps 1 --warmup 0
+        step "ncu-mutation-stage$stage" ncu --metrics "$metrics" -k regex:apply_ -c 2 --csv \
+          --log-file "$reports/ncu_mutation_stage$stage.csv" "$chapter" --workload mutation --steps 1 \
+          --stage "$stage" --reps 1 --warmup 0
+      done
+    fi
+    # 5. The remaps' cost: every kernel of the first run of 8 generations of stage 3 (classify, CUB's sort, the work)
+    #    and of stage 7 (its counting sort on one block per SM, the work), one at a time, at the clocks and caches of a
+    #    normal run. The work's kernels alone are what a remap that hid completely would leave.
+    if wants ncu; then
+      for stage in 3 7; do
+        step "ncu-remap-cost-stage$stage" ncu --metrics gpu__time_duration.sum --clock-control none \
+          --cache-control none -k "regex:classify|DeviceRadixSort|apply_redirected|count_paths|scatter_by_path" \
+          -c 64 --csv --log-file "$reports/ncu_remap_cost_stage$stage.csv" "$chapter" --workload mutation \
+          --stage "$stage" --reps 1 --warmup 0
+      done
+    fi
+    printf '%s\n' "${summary[@]}"
+    exit $status
+    ;;
+  plot)
+    reports=${2:-build/reports/07}
+    runs=()
+    labels=()
+    for percent in 0 5 10 20 30 40 50 60 70 80 90 100; do
+      runs+=("$reports/divergence-$percent.json")
+      labels+=("$percent")
+    done
+    tools/plot versus --baseline branch-light --xlabel "warps drawn mixed (%)" --labels "$(IFS=,; echo "${labels[*]}")" \
+      "${runs[@]}" -o "$figures/07_speedup_vs_divergence.svg" \
+      --title "Chapter 07: speedup over stage 2 by share of mixed warps (synthetic)"
+    tools/plot versus --baseline branch-light --xlabel "mutation rate" --labels "0 %,1 %,10 %" \
+      "$reports/mutation-0.json" "$reports/mutation-1.json" "$reports/mutation-10.json" \
+      -o "$figures/07_mutation_vs_rate.svg" \
+      --title "Chapter 07: speedup over stage 2 by mutation rate (mutation, 8 generations)"
+    ;;
+  *)
+    echo "$usage" >&2
+    exit 2
+    ;;
+esac

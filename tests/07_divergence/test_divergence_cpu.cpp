@@ -1,0 +1,269 @@
+// CPU tests of chapter 07: the workloads' work (one loop gives what a branch per path gives;
+// a mutation flips as many bits as it says), the inputs (the share of mixed warps is what was
+// asked, 0 % gives no divergent warp), the arrangements the remaps give the elements, the warp
+// costs --analyze reports (worked by hand), the host remap of stage 6, stage 7's slots, stage 8's
+// decision, and the option parsers.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <bitset>
+#include <cstdint>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include "analysis.hpp"
+#include "inputs.hpp"
+#include "options.hpp"
+
+using namespace stepwise;
+using namespace stepwise::divergence;
+
+namespace {
+
+Synthetic synthetic(std::vector<unsigned> rounds) {
+  Plan plan;
+  plan.paths = static_cast<unsigned>(rounds.size());
+  plan.rounds = std::move(rounds);
+  return synthetic_work(plan);
+}
+
+template <unsigned P>
+std::uint32_t branch_form(std::uint32_t x, unsigned rounds) {
+  return (mix_rounds<P>(x, rounds) & ~Synthetic::kPathMask) | P;
+}
+
+bool is_permutation_of_all(std::vector<std::uint32_t> order, std::size_t n) {
+  std::sort(order.begin(), order.end());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    if (order[i] != i) return false;
+  return order.size() == n;
+}
+
+}  // namespace
+
+TEST_CASE("the synthetic work as one loop equals the work as a branch per path") {
+  const Synthetic work = synthetic({3, 1, 4, 1, 5, 9, 2, 6});
+  for (std::uint32_t x : {0x12345678u, 0xFFFFFFF8u, 0x00000010u, 0xDEADBEE8u}) {
+    CHECK(work.apply(x | 0, 0, 0, 0) == branch_form<0>(x | 0, 3));
+    CHECK(work.apply(x | 1, 1, 0, 0) == branch_form<1>(x | 1, 1));
+    CHECK(work.apply(x | 2, 2, 0, 0) == branch_form<2>(x | 2, 4));
+    CHECK(work.apply(x | 3, 3, 0, 0) == branch_form<3>(x | 3, 1));
+    CHECK(work.apply(x | 4, 4, 0, 0) == branch_form<4>(x | 4, 5));
+    CHECK(work.apply(x | 5, 5, 0, 0) == branch_form<5>(x | 5, 9));
+    CHECK(work.apply(x | 6, 6, 0, 0) == branch_form<6>(x | 6, 2));
+    CHECK(work.apply(x | 7, 7, 0, 0) == branch_form<7>(x | 7, 6));
+  }
+}
+
+TEST_CASE("the synthetic work keeps each element's path and changes its other bits") {
+  const Synthetic work = synthetic({64, 128, 256, 512});
+  const std::vector<std::uint32_t> input = synthetic_input(4096, 4, 1.0, 17);
+  const std::vector<std::uint32_t> output = run_reference(work, input, 1);
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < input.size(); ++i) {
+    CHECK(work.path(output[i], i, 0) == work.path(input[i], i, 0));
+    changed += output[i] != input[i] ? 1 : 0;
+  }
+  CHECK(changed > 4000);
+}
+
+TEST_CASE("a mutation flips bits one at a time: the genome's distance has the parity of its rounds") {
+  Plan plan;
+  plan.workload = WorkloadKind::mutation;
+  for (unsigned rounds : {1u, 2u, 7u, 64u}) {
+    plan.mutation_rounds = rounds;
+    const Mutation work = mutation_work(plan, 5);
+    const std::vector<Genome> population = random_population(256, 9);
+    for (std::size_t i = 0; i < population.size(); ++i) {
+      for (unsigned p : {0u, 1u}) {
+        const Genome after = work.apply(population[i], p, i, 3);
+        std::size_t distance = 0;
+        for (int w = 0; w < 4; ++w) distance += std::bitset<32>(after.word[w] ^ population[i].word[w]).count();
+        const unsigned flips = p == 0 ? 1u : rounds;
+        CHECK(distance % 2 == flips % 2);
+        CHECK(distance <= flips);
+      }
+    }
+  }
+}
+
+TEST_CASE("the mutation rate is the share of individuals on the mutating path, drawn anew each generation") {
+  Plan plan;
+  plan.workload = WorkloadKind::mutation;
+  const std::vector<Genome> population(1 << 16);
+  for (double rate : {0.0, 0.1, 0.5, 1.0}) {
+    plan.mutation_rate = rate;
+    const Mutation work = mutation_work(plan, 11);
+    const std::vector<std::uint8_t> first = paths_of(work, population, 0);
+    const std::vector<std::uint8_t> second = paths_of(work, population, 1);
+    const double share = static_cast<double>(std::count(first.begin(), first.end(), 1)) / first.size();
+    CHECK(share == doctest::Approx(rate).epsilon(0.02));
+    if (rate > 0 && rate < 1) CHECK(first != second);
+  }
+}
+
+TEST_CASE("--divergence is the share of warps drawn mixed: 0 gives no divergent warp, 1 every one") {
+  const unsigned rounds[kMaxPaths] = {1, 1, 1, 1, 1, 1, 1, 1};
+  for (unsigned paths = 1; paths <= kMaxPaths; ++paths) {
+    CAPTURE(paths);
+    const std::size_t n = 32 * 4096 + 5;
+    const Synthetic work = synthetic(std::vector<unsigned>(paths, 1));
+    const auto sorted = paths_of(work, synthetic_input(n, paths, 0.0, 3), 0);
+    CHECK(warp_cost(sorted, {}, rounds).divergent_warps == 0);
+    const auto mixed = paths_of(work, synthetic_input(n, paths, 1.0, 3), 0);
+    const WarpCost cost = warp_cost(mixed, {}, rounds);
+    CHECK(cost.warps == 4097);
+    if (paths == 1) CHECK(cost.divergent_warps == 0);
+    if (paths >= 2) CHECK(cost.divergent_warps >= 4096);  // the short last warp of 5 may draw one path
+    const auto half = paths_of(work, synthetic_input(n, paths, 0.5, 3), 0);
+    if (paths >= 2)
+      CHECK(static_cast<double>(warp_cost(half, {}, rounds).divergent_warps) / 4097 ==
+            doctest::Approx(0.5).epsilon(0.06));
+    for (std::uint8_t p : mixed) CHECK(p < paths);
+  }
+  CHECK(synthetic_input(1000, 4, 0.5, 8) == synthetic_input(1000, 4, 0.5, 8));
+  CHECK(synthetic_input(1000, 4, 0.5, 8) != synthetic_input(1000, 4, 0.5, 9));
+}
+
+TEST_CASE("warp costs, worked by hand") {
+  const unsigned rounds[kMaxPaths] = {10, 30};
+  SUBCASE("a uniform warp issues its path's rounds, every lane busy") {
+    const std::vector<std::uint8_t> paths(32, 1);
+    const WarpCost cost = warp_cost(paths, {}, rounds);
+    CHECK(cost.branch_rounds == 30);
+    CHECK(cost.loop_rounds == 30);
+    CHECK(cost.loop_efficiency() == 1.0);
+    CHECK(cost.divergent_warps == 0);
+  }
+  SUBCASE("a warp half on each path: a branch each issues 40, one loop 30") {
+    std::vector<std::uint8_t> paths(32, 0);
+    for (std::size_t i = 0; i < 32; i += 2) paths[i] = 1;
+    const WarpCost cost = warp_cost(paths, {}, rounds);
+    CHECK(cost.branch_rounds == 40);
+    CHECK(cost.loop_rounds == 30);
+    CHECK(cost.lane_rounds == 16 * 10 + 16 * 30);
+    CHECK(cost.branch_efficiency() == doctest::Approx(640.0 / (32 * 40)));
+    CHECK(cost.loop_efficiency() == doctest::Approx(640.0 / (32 * 30)));
+    CHECK(cost.divergent_warps == 1);
+    SUBCASE("two such warps sorted by path: one warp of each, no divergence") {
+      std::vector<std::uint8_t> two = paths;
+      two.insert(two.end(), paths.begin(), paths.end());
+      const std::vector<std::uint32_t> order = order_by_path(two);
+      const WarpCost sorted = warp_cost(two, order, rounds);
+      CHECK(sorted.divergent_warps == 0);
+      CHECK(sorted.loop_rounds == 40);
+      CHECK(sorted.loop_efficiency() == 1.0);
+    }
+  }
+  SUBCASE("a short last warp counts the lanes it has") {
+    const std::vector<std::uint8_t> paths = {0, 1, 0};
+    const WarpCost cost = warp_cost(paths, {}, rounds);
+    CHECK(cost.warps == 1);
+    CHECK(cost.loop_rounds == 30);
+    CHECK(cost.lane_rounds == 50);
+  }
+}
+
+TEST_CASE("the remaps' orders: stable by path, and the partial remap moves only divergent warps") {
+  const Synthetic work = synthetic({1, 2, 3});
+  const std::size_t n = 32 * 100 + 17;
+  const auto paths = paths_of(work, synthetic_input(n, 3, 0.3, 21), 0);
+  const std::vector<std::uint32_t> order = order_by_path(paths);
+  CHECK(is_permutation_of_all(order, n));
+  for (std::size_t t = 1; t < n; ++t) {
+    CHECK(paths[order[t - 1]] <= paths[order[t]]);
+    if (paths[order[t - 1]] == paths[order[t]]) CHECK(order[t - 1] < order[t]);
+  }
+  const std::vector<std::uint32_t> partial = partial_order(paths);
+  CHECK(is_permutation_of_all(partial, n));
+  const std::vector<std::uint32_t> moved = partial_moves(paths);
+  const unsigned rounds[kMaxPaths] = {1, 1, 1};
+  const std::size_t divergent = warp_cost(paths, {}, rounds).divergent_warps;
+  CHECK(moved.size() <= divergent * 32);
+  CHECK(moved.size() + 32 >= divergent * 32);  // every divergent warp's elements, the short last one aside
+  CHECK(warp_cost(paths, partial, rounds).divergent_warps <= 3 + 1);  // at most one per path boundary, and the tail
+
+  SUBCASE("an already sorted input moves nothing") {
+    const auto sorted = paths_of(work, synthetic_input(n, 3, 0.0, 21), 0);
+    CHECK(partial_moves(sorted).empty());
+    const std::vector<std::uint32_t> in_place = partial_order(sorted);
+    for (std::size_t t = 0; t < n; ++t) CHECK(in_place[t] == t);
+  }
+}
+
+TEST_CASE("the host's remap (stage 6) is the stable order by path that the GPU's sort gives, every generation") {
+  Plan plan;
+  plan.workload = WorkloadKind::mutation;
+  for (double rate : {0.0, 0.1, 1.0})
+    for (std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{(1 << 16) + 1}, std::size_t{3 << 16}}) {
+      CAPTURE(rate);
+      CAPTURE(n);
+      plan.mutation_rate = rate;
+      const Mutation work = mutation_work(plan, 13);
+      for (unsigned step : {0u, 5u}) {
+        std::vector<std::uint32_t> order(n, 0xFFFFFFFFu);
+        order_on_host(work, n, step, order.data());
+        CHECK(order == order_by_path(paths_of(work, std::vector<Genome>(n), step)));
+      }
+    }
+}
+
+TEST_CASE("stage 7's slots put the costliest path first, ties in path order, and its order is stable by slot") {
+  const unsigned skewed[kMaxPaths] = {64, 128, 256, 512};
+  const PathSlots slots = heaviest_first(skewed, 4);
+  CHECK(std::vector<unsigned>(slots.slot, slots.slot + kMaxPaths) == std::vector<unsigned>{3, 2, 1, 0, 4, 5, 6, 7});
+  const unsigned mutation[kMaxPaths] = {1, 512};
+  CHECK(heaviest_first(mutation, 2).of(1) == 0);
+  CHECK(heaviest_first(mutation, 2).of(0) == 1);
+  const unsigned ties[kMaxPaths] = {5, 9, 5};
+  const PathSlots tied = heaviest_first(ties, 3);
+  CHECK(tied.of(1) == 0);
+  CHECK(tied.of(0) == 1);
+  CHECK(tied.of(2) == 2);
+  const std::vector<std::uint8_t> paths = {0, 1, 0, 1, 1, 0};
+  CHECK(order_by_slot(paths, heaviest_first(mutation, 2)) == std::vector<std::uint32_t>{1, 3, 4, 0, 2, 5});
+  CHECK(order_by_slot(paths, PathSlots{}) == order_by_path(paths));
+}
+
+TEST_CASE("stage 8 remaps mixed warps of different cost and leaves uniform or equal-cost warps alone") {
+  const std::size_t n = 1 << 18;
+  const Synthetic skewed = synthetic({64, 128, 256, 512});
+  const Synthetic equal = synthetic({64, 64, 64, 64});
+  CHECK(sample_warps(paths_of(skewed, synthetic_input(n, 4, 1.0, 2), 0), skewed.rounds).remaps());
+  CHECK_FALSE(sample_warps(paths_of(skewed, synthetic_input(n, 4, 0.0, 2), 0), skewed.rounds).remaps());
+  CHECK_FALSE(sample_warps(paths_of(equal, synthetic_input(n, 4, 1.0, 2), 0), equal.rounds).remaps());
+  const Sample sample = sample_warps(paths_of(skewed, synthetic_input(n, 4, 1.0, 2), 0), skewed.rounds);
+  CHECK(sample.warps == 2048);
+  CHECK(controlled_should_remap(100 + kBreakEvenRounds, 100, 1));
+  CHECK_FALSE(controlled_should_remap(100 + kBreakEvenRounds - 1, 100, 1));
+  CHECK_FALSE(controlled_should_remap(0, 0, 0));
+}
+
+TEST_CASE("the option parsers") {
+  CHECK(parse_workload("synthetic") == WorkloadKind::synthetic);
+  CHECK(parse_workload("mutation") == WorkloadKind::mutation);
+  CHECK_THROWS_AS(parse_workload("gafort"), std::invalid_argument);
+  CHECK(parse_costs("64,128,256,512") == std::vector<unsigned>{64, 128, 256, 512});
+  CHECK(parse_costs("0") == std::vector<unsigned>{0});
+  for (const char* bad : {"", "1,,2", "1,2,", "-1", "65537", "0x10", "1,2,3,4,5,6,7,8,9", "a"})
+    CHECK_THROWS_AS(parse_costs(bad), std::invalid_argument);
+  CHECK(default_rounds(0) == 64);
+  CHECK(default_rounds(3) == 512);
+  CHECK(default_rounds(7) == 512);
+}
+
+TEST_CASE("--analyze reports the paths, the warps and each stage, by hand for a sorted input") {
+  Plan plan;
+  plan.paths = 2;
+  plan.rounds = {10, 30};
+  plan.divergence = 0.0;
+  const std::string report = analyze(plan, 32 * 64, 1);
+  CHECK(report.find("divergent warps: 0 of 64") != std::string::npos);
+  CHECK(report.find("no: runs stage 2") != std::string::npos);
+  plan.divergence = 1.0;
+  const std::string mixed = analyze(plan, 32 * 64, 1);
+  CHECK(mixed.find("divergent warps: 64 of 64") != std::string::npos);
+  CHECK(mixed.find("1  divergent                   2,560") != std::string::npos);  // 64 warps x (10 + 30)
+  CHECK(mixed.find("2  branch-light                1,920") != std::string::npos);  // 64 warps x 30
+}

@@ -1,0 +1,194 @@
+// GPU tests of chapter 07: every row of both tables, at its default shape and every --sweep
+// shape, on the sizes where warp-level bugs live (n = 1, a warp +- 1, a block +- 1, several
+// blocks), from 0 % to 100 % mixed warps, one path and 2 to 8 paths, and the mutation workload
+// over 1 to 3 generations at rates 0, 10 % and 100 %. Outputs are poisoned first and seeds are
+// fresh; every row must equal the reference exactly, in the input's order, and write nothing
+// outside its buffers. Also: the partial remap moves nothing on sorted input and exactly the
+// divergent warps' elements otherwise; stage 8 remaps mixed input and leaves sorted input alone;
+// stage 7's counting sort gives exactly the stable order by path, on any number of blocks.
+// A new stage is tested with no edit here.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "check.hpp"
+#include "data.hpp"
+#include "divergence.hpp"
+#include "gpu_checks.hpp"
+#include "inputs.hpp"
+#include "problems.hpp"
+
+using namespace stepwise;
+using namespace stepwise::divergence;
+
+namespace {
+
+const std::vector<std::size_t> kSizes = {1, 2, 31, 32, 33, 255, 256, 257, 1000, 100003};
+
+template <class W>
+void check_row(const DivergeStage<W>& stage, const LaunchShape& shape, DivergeProblem<W>& problem) {
+  CAPTURE(stage.name);
+  CAPTURE(describe(shape));
+  problem.poison_output();
+  problem.launch(stage.launch, shape, nullptr);
+  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+  const Check check = problem.check_output();
+  CHECK_MESSAGE(check.passed, check.detail);
+  testing::check_no_stray_writes();
+}
+
+template <class W>
+void check_rows(DivergeProblem<W>& problem, bool sweep) {
+  for (const DivergeStage<W>& stage : diverge_stages<W>()) {
+    check_row(stage, stage.shape, problem);
+    if (sweep)
+      for (const LaunchShape& shape : stage.sweep) check_row(stage, shape, problem);
+  }
+}
+
+Plan synthetic_plan(unsigned paths, double divergence) {
+  Plan plan;
+  plan.paths = paths;
+  for (unsigned p = 0; p < paths; ++p) plan.rounds.push_back(1 + 3 * p);
+  plan.divergence = divergence;
+  return plan;
+}
+
+const DivergeStage<Synthetic>& stage_named(const std::string& name) {
+  for (const DivergeStage<Synthetic>& stage : diverge_stages<Synthetic>())
+    if (stage.name == name) return stage;
+  throw std::invalid_argument("no stage " + name);
+}
+
+}  // namespace
+
+TEST_CASE("synthetic: every row equals the reference at every edge size, from sorted to fully mixed") {
+  for (std::size_t n : kSizes)
+    for (double divergence : {0.0, 0.5, 1.0}) {
+      const std::uint64_t seed = fresh_seed();
+      CAPTURE(n);
+      CAPTURE(divergence);
+      CAPTURE(seed);
+      const Plan plan = synthetic_plan(4, divergence);
+      DivergeProblem<Synthetic> problem(synthetic_work(plan), synthetic_input(n, 4, divergence, seed), 1);
+      check_rows(problem, n == 100003);
+    }
+}
+
+TEST_CASE("synthetic: one path, and 2 to 8 paths") {
+  for (unsigned paths = 1; paths <= kMaxPaths; ++paths) {
+    const std::uint64_t seed = fresh_seed();
+    CAPTURE(paths);
+    CAPTURE(seed);
+    const Plan plan = synthetic_plan(paths, 1.0);
+    DivergeProblem<Synthetic> problem(synthetic_work(plan), synthetic_input(4099, paths, 1.0, seed), 1);
+    check_rows(problem, false);
+  }
+}
+
+TEST_CASE("mutation: every row equals the reference over 1 to 3 generations, at rates 0, 10 % and 100 %") {
+  for (std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{100003}})
+    for (unsigned steps : {1u, 2u, 3u})
+      for (double rate : {0.0, 0.1, 1.0}) {
+        const std::uint64_t seed = fresh_seed();
+        CAPTURE(n);
+        CAPTURE(steps);
+        CAPTURE(rate);
+        CAPTURE(seed);
+        Plan plan;
+        plan.workload = WorkloadKind::mutation;
+        plan.mutation_rate = rate;
+        plan.mutation_rounds = 16;
+        plan.steps = steps;
+        DivergeProblem<Mutation> problem(mutation_work(plan, seed), random_population(n, seed), steps);
+        check_rows(problem, n == 100003 && steps == 3);
+      }
+}
+
+TEST_CASE("the partial remap moves nothing on sorted input and exactly the divergent warps' elements otherwise") {
+  const std::size_t n = 32 * 1000 + 7;
+  for (double divergence : {0.0, 0.3, 1.0}) {
+    const std::uint64_t seed = fresh_seed();
+    CAPTURE(divergence);
+    CAPTURE(seed);
+    const Plan plan = synthetic_plan(4, divergence);
+    const Synthetic work = synthetic_work(plan);
+    const std::vector<std::uint32_t> input = synthetic_input(n, 4, divergence, seed);
+    const std::size_t expected = partial_moves(paths_of(work, input, 0)).size();
+    if (divergence == 0.0) CHECK(expected == 0);
+    DivergeProblem<Synthetic> problem(work, input, 1);
+    check_row(stage_named("partial"), stage_named("partial").shape, problem);
+    CHECK(problem.last_moved() == expected);
+  }
+}
+
+TEST_CASE("stage 8 remaps fully mixed input of different costs and leaves sorted input alone") {
+  Plan plan;
+  plan.paths = 4;
+  plan.rounds = {64, 128, 256, 512};
+  for (double divergence : {0.0, 1.0}) {
+    CAPTURE(divergence);
+    plan.divergence = divergence;
+    DivergeProblem<Synthetic> problem(synthetic_work(plan), synthetic_input(1 << 18, 4, divergence, fresh_seed()), 1);
+    check_row(stage_named("controlled"), stage_named("controlled").shape, problem);
+    CHECK(problem.controlled_remapped() == (divergence > 0));
+  }
+}
+
+TEST_CASE("stage 7's counting remap is the stable order by path (or by slot), at any n, paths and grid") {
+  auto check_order = [](const auto& work, const auto& input, unsigned step) {
+    using W = std::decay_t<decltype(work)>;
+    using Item = typename W::Item;
+    const std::size_t n = input.size();
+    DeviceBuffer<Item> in(input);
+    Workspace workspace(n, sizeof(Item), cub_temp_bytes(n), false);
+    const std::vector<std::uint32_t> order(n, 0xFFFFFFFFu);  // poison
+    DivergeArgs<W> args;
+    args.work = work;
+    args.in = in.data();
+    args.n = n;
+    args.steps = 1;
+    const std::vector<std::uint8_t> paths = paths_of(work, input, step);
+    const PathSlots by_path;
+    const PathSlots heaviest = heaviest_first(work.rounds, work.paths);
+    for (const PathSlots* slots : {&by_path, &heaviest}) {
+      const std::vector<std::uint32_t> expected =
+          slots == &by_path ? order_by_path(paths) : order_by_slot(paths, *slots);
+      for (unsigned blocks : {1u, 7u, 132u, 1056u, 4096u}) {
+        CAPTURE(blocks);
+        CAPTURE(slots == &by_path);
+        STEPWISE_CUDA_CHECK(
+            cudaMemcpy(workspace.sorted_indices(1), order.data(), n * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+        counting_remap(args, workspace, step, 1, *slots, blocks, nullptr);
+        STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<std::uint32_t> remapped(n);
+        STEPWISE_CUDA_CHECK(cudaMemcpy(remapped.data(), workspace.sorted_indices(1), n * sizeof(std::uint32_t),
+                                       cudaMemcpyDeviceToHost));
+        CHECK(remapped == expected);
+      }
+    }
+    CHECK_THROWS_AS(counting_remap(args, workspace, step, 1, by_path, 0, nullptr), std::invalid_argument);
+  };
+  for (std::size_t n :
+       {std::size_t{1}, std::size_t{31}, std::size_t{257}, std::size_t{100003}, (std::size_t{1} << 22) + 3}) {
+    const std::uint64_t seed = fresh_seed();
+    CAPTURE(n);
+    CAPTURE(seed);
+    for (double rate : {0.0, 0.1, 1.0}) {
+      CAPTURE(rate);
+      Plan plan;
+      plan.workload = WorkloadKind::mutation;
+      plan.mutation_rate = rate;
+      check_order(mutation_work(plan, seed), random_population(n, seed), 3);
+    }
+    for (unsigned paths : {1u, 3u, 8u}) {
+      CAPTURE(paths);
+      const Plan plan = synthetic_plan(paths, 0.5);
+      check_order(synthetic_work(plan), synthetic_input(n, paths, 0.5, seed), 0);
+    }
+  }
+}
