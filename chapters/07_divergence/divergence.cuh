@@ -196,6 +196,18 @@ inline unsigned blocks_for(std::size_t count, int threads) {
   return grid_of(ceil_div(count == 0 ? 1 : count, static_cast<std::size_t>(threads)));
 }
 
+/// Every step of a run with each thread on its own element: stage 1 (@p Divergent, the branch
+/// per path), stage 2 and stage 8 when it does not remap.
+template <class W, bool Divergent>
+void own_steps(const DivergeArgs<W>& args, int threads, cudaStream_t stream) {
+  for (unsigned step = 0; step < args.steps; ++step) {
+    const StepBuffers<W> buffers = step_buffers(args, step);
+    apply_own<W, Divergent><<<blocks_for(args.n, threads), threads, 0, stream>>>(args.work, buffers.src, buffers.dst,
+                                                                                 args.n, step, nullptr);
+    STEPWISE_CHECK_LAUNCH();
+  }
+}
+
 /// Stage 3's step: classify, sort by path, run every element through the sorted order.
 template <class W>
 void redirected_step(const DivergeArgs<W>& args, Workspace& workspace, unsigned step, int threads,

@@ -20,12 +20,7 @@ namespace {
 template <class W>
 void launch(const DivergeArgs<W>& args, Workspace&, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
-  for (unsigned step = 0; step < args.steps; ++step) {
-    const StepBuffers<W> buffers = step_buffers(args, step);
-    apply_own<W, false><<<blocks_for(args.n, shape.threads), shape.threads, 0, stream>>>(
-        args.work, buffers.src, buffers.dst, args.n, step, nullptr);
-    STEPWISE_CHECK_LAUNCH();
-  }
+  own_steps<W, false>(args, shape.threads, stream);
 }
 
 }  // namespace

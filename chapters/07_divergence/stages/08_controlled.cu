@@ -54,16 +54,11 @@ void launch(const DivergeArgs<W>& args, Workspace& workspace, const LaunchShape&
   const bool remap = controlled_should_remap(static_cast<double>(host[0]), static_cast<double>(host[1]) / kWarp,
                                              static_cast<double>(host[2]));
   if (args.remapped != nullptr) *args.remapped = remap ? 1 : 0;
-  for (unsigned step = 0; step < args.steps; ++step) {
-    if (remap) {
-      redirected_step(args, workspace, step, shape.threads, stream);
-    } else {
-      const StepBuffers<W> buffers = step_buffers(args, step);
-      apply_own<W, false><<<blocks_for(args.n, shape.threads), shape.threads, 0, stream>>>(
-          args.work, buffers.src, buffers.dst, args.n, step, nullptr);
-      STEPWISE_CHECK_LAUNCH();
-    }
+  if (!remap) {
+    own_steps<W, false>(args, shape.threads, stream);
+    return;
   }
+  for (unsigned step = 0; step < args.steps; ++step) redirected_step(args, workspace, step, shape.threads, stream);
 }
 
 }  // namespace
