@@ -12,12 +12,32 @@
 // passes). The mutation workload's paths are drawn alike every generation, so the first
 // generation's sample decides for all of them.
 #include "divergence.cuh"
+#include "thread_ops.hpp"
+#include "warp.cuh"
 
 namespace stepwise::divergence {
 namespace {
 
 /// Warps the sample reads at most.
 constexpr std::size_t kSampledWarps = 2048;
+
+/// The most and the sum of the lanes' @p rounds, valid in lane 0; all 32 lanes call it. One
+/// instruction each on sm_80 and later (`__reduce_max_sync`, `__reduce_add_sync`); five shuffles
+/// each before (common's warp_reduce).
+__device__ inline void longest_and_total(unsigned rounds, unsigned& longest, unsigned& total) {
+#if __CUDA_ARCH__ >= 800
+  longest = __reduce_max_sync(kFullWarp, rounds);
+  total = __reduce_add_sync(kFullWarp, rounds);
+#else
+  struct Longest {  // the larger of two round counts, as an operator for warp_reduce
+    using value_type = unsigned;
+    __device__ static constexpr unsigned identity() { return 0; }
+    __device__ unsigned operator()(unsigned left, unsigned right) const { return left > right ? left : right; }
+  };
+  longest = warp_reduce(rounds, Longest{});
+  total = warp_reduce(rounds, Plus<unsigned>{});
+#endif
+}
 
 /// Warp w reads warp-sized chunk w x @p stride and adds its longest lane's rounds, its lanes'
 /// rounds and 1 to sums[0], sums[1] and sums[2].
@@ -28,8 +48,8 @@ __global__ void sample_warps(W work, const typename W::Item* src, std::size_t n,
   if (chunk * kWarp >= n) return;
   const std::size_t i = chunk * kWarp + threadIdx.x % kWarp;
   const unsigned rounds = i < n ? entry(work.rounds, path_of(work, src, i, step)) : 0u;
-  const unsigned longest = __reduce_max_sync(0xFFFFFFFFu, rounds);
-  const unsigned total = __reduce_add_sync(0xFFFFFFFFu, rounds);
+  unsigned longest = 0, total = 0;
+  longest_and_total(rounds, longest, total);
   if (threadIdx.x % kWarp == 0) {
     atomicAdd(&sums[0], static_cast<unsigned long long>(longest));
     atomicAdd(&sums[1], static_cast<unsigned long long>(total));
