@@ -14,28 +14,15 @@ case "$mode" in
   gpu)
     bin=${2:-build/bin}
     reports=${3:-build/reports/05}
-    mkdir -p "$reports"
     atomics="$bin/chapter_05_atomics"
-    status=0
-    summary=()
-    step() {  # step NAME COMMAND...: output in reports/NAME.log, exit code and seconds in the summary
-      local name=$1
-      shift
-      local start=$SECONDS
-      "$@" > "$reports/$name.log" 2>&1
-      local code=$?
-      [ $code -ne 0 ] && status=1
-      summary+=("$(printf '%-34s exit %3d  %5ds' "$name" "$code" $((SECONDS - start)))")
-    }
+    source "$(dirname "$0")/../../../tools/figures-steps.sh"
+    steps_begin
     table() {  # table NAME chapter-arguments...: the markdown table and the JSON report of one run
       local name=$1
       shift
       step "$name" "$atomics" "$@" --format json --output "$reports/$name.json"
       "$atomics" "$@" --format markdown --output "$reports/$name.md" > /dev/null 2>&1
     }
-    nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
-      --format=csv,noheader > "$reports/device.txt" 2>&1
-    summary+=("device: $(head -1 "$reports/device.txt")")
 
     # 1. The GPU tests of the chapter, then compute-sanitizer on every table at a small n.
     step gpu-tests "$bin/test_atomics_gpu" --duration=true
@@ -116,8 +103,7 @@ case "$mode" in
         | grep -E 'Function|VOTE|MATCH|ATOM|RED' > "$reports/sass_histogram_naive.txt"
       summary+=("sass: $(grep -c 'VOTE' "$reports/sass_ticket.txt") VOTE in the ticket kernels (see sass_ticket.txt)")
     fi
-    printf '%s\n' "${summary[@]}"
-    exit $status
+    steps_end
     ;;
   plot)
     reports=${2:-build/reports/05}

@@ -17,27 +17,14 @@ case "$mode" in
     parts=("${@:4}")
     [ ${#parts[@]} -eq 0 ] && parts=(tests tables more sweeps ncu)
     wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
-    mkdir -p "$reports"
     compaction="$bin/chapter_06_compaction"
-    status=0
-    summary=()
-    step() {  # step NAME COMMAND...: output in reports/NAME.log, exit code and seconds in the summary
-      local name=$1
-      shift
-      local start=$SECONDS
-      "$@" > "$reports/$name.log" 2>&1
-      local code=$?
-      [ $code -ne 0 ] && status=1
-      summary+=("$(printf '%-34s exit %3d  %5ds' "$name" "$code" $((SECONDS - start)))")
-    }
+    source "$(dirname "$0")/../../../tools/figures-steps.sh"
+    steps_begin
     table() {  # table NAME chapter-arguments...: the JSON report (and its table, in NAME.log) of one run
       local name=$1
       shift
       step "$name" "$compaction" "$@" --format json --output "$reports/$name.json"
     }
-    nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
-      --format=csv,noheader > "$reports/device.txt" 2>&1
-    summary+=("device: $(head -1 "$reports/device.txt")")
 
     # 1. The GPU tests of the chapter, then compute-sanitizer on both forms at a small n.
     if wants tests; then
@@ -97,8 +84,7 @@ case "$mode" in
         summary+=("sass: $(grep -c 'VOTE' "$reports/sass_stages_1_2.txt") VOTE in stages 1 and 2 (sass_stages_1_2.txt)")
       fi
     fi
-    printf '%s\n' "${summary[@]}"
-    exit $status
+    steps_end
     ;;
   plot)
     reports=${2:-build/reports/06}

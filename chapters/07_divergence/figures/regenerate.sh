@@ -19,27 +19,14 @@ case "$mode" in
     parts=("${@:4}")
     [ ${#parts[@]} -eq 0 ] && parts=(tests tables divergence ncu)
     wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
-    mkdir -p "$reports"
     chapter="$bin/chapter_07_divergence"
-    status=0
-    summary=()
-    step() {  # step NAME COMMAND...: output in reports/NAME.log, exit code and seconds in the summary
-      local name=$1
-      shift
-      local start=$SECONDS
-      "$@" > "$reports/$name.log" 2>&1
-      local code=$?
-      [ $code -ne 0 ] && status=1
-      summary+=("$(printf '%-34s exit %3d  %5ds' "$name" "$code" $((SECONDS - start)))")
-    }
+    source "$(dirname "$0")/../../../tools/figures-steps.sh"
+    steps_begin
     table() {  # table NAME chapter-arguments...: the JSON report (and its table, in NAME.log) of one run
       local name=$1
       shift
       step "$name" "$chapter" "$@" --format json --output "$reports/$name.json"
     }
-    nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
-      --format=csv,noheader > "$reports/device.txt" 2>&1
-    summary+=("device: $(head -1 "$reports/device.txt")")
 
     # 1. The GPU tests, then compute-sanitizer on both workloads at a small n.
     if wants tests; then
@@ -98,8 +85,7 @@ case "$mode" in
           --stage "$stage" --reps 1 --warmup 0
       done
     fi
-    printf '%s\n' "${summary[@]}"
-    exit $status
+    steps_end
     ;;
   plot)
     reports=${2:-build/reports/07}

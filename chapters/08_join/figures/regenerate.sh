@@ -18,27 +18,14 @@ case "$mode" in
     parts=("${@:4}")
     [ ${#parts[@]} -eq 0 ] && parts=(tests tables dup sweeps ncu)
     wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
-    mkdir -p "$reports"
     join="$bin/chapter_08_join"
-    status=0
-    summary=()
-    step() {  # step NAME COMMAND...: output in reports/NAME.log, exit code and seconds in the summary
-      local name=$1
-      shift
-      local start=$SECONDS
-      "$@" > "$reports/$name.log" 2>&1
-      local code=$?
-      [ $code -ne 0 ] && status=1
-      summary+=("$(printf '%-34s exit %3d  %5ds' "$name" "$code" $((SECONDS - start)))")
-    }
+    source "$(dirname "$0")/../../../tools/figures-steps.sh"
+    steps_begin
     table() {  # table NAME chapter-arguments...: the JSON report (and its table, in NAME.log) of one run
       local name=$1
       shift
       step "$name" "$join" "$@" --format json --output "$reports/$name.json"
     }
-    nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
-      --format=csv,noheader > "$reports/device.txt" 2>&1
-    summary+=("device: $(head -1 "$reports/device.txt")")
 
     # 1. The GPU tests of the chapter, then compute-sanitizer on an outer join (every phase runs) at a small size.
     if wants tests; then
@@ -76,8 +63,7 @@ case "$mode" in
         --log-file "$reports/ncu_lib.txt" \
         "$join" --join outer --stage lib --reps 1 --warmup 0
     fi
-    printf '%s\n' "${summary[@]}"
-    exit $status
+    steps_end
     ;;
   plot)
     reports=${2:-build/reports/08}
