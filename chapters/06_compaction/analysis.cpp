@@ -68,6 +68,7 @@ std::vector<StageCost> stage_costs(const Plan& plan, std::uint64_t n, std::uint6
         cost.counter_atomics = count_groups(plan, n, seed, 32).groups_with_kept;
         break;
       case 3:
+      case 8:
         cost.counter_atomics = count_groups(plan, n, seed, tile).groups_with_kept;
         break;
       case 4:
@@ -114,8 +115,8 @@ std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed, const
                   format_bytes(cost.bytes).c_str());
     out << line;
   }
-  out << "\nstage 2: one atomic per 32-element warp holding a kept element; stage 3: one per tile holding one;\n"
-         "stages 4 and 5 read the test bytes (keys or flags) a second time and use no atomic; 6 and 7 draw one\n"
+  out << "\nstage 2: one atomic per 32-element warp holding a kept element; stages 3 and 8: one per tile holding\n"
+         "one; stages 4 and 5 read the test bytes (keys or flags) a second time and use no atomic; 6 and 7 draw one\n"
          "ticket per tile and find their place by the look-back. Stages 4 and 5 assume "
       << kAnalyzedSms << " SMs.\n";
   return out.str();

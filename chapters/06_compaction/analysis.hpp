@@ -20,7 +20,7 @@ inline constexpr int kAnalyzedSms = 132;
 /// What one stage costs on one input.
 struct StageCost {
   std::string name;
-  std::uint64_t counter_atomics = 0;  ///< atomics on the output counter (stages 1-3)
+  std::uint64_t counter_atomics = 0;  ///< atomics on the output counter (stages 1-3 and 8)
   std::uint64_t ticket_atomics = 0;   ///< atomics on the tile ticket (stages 6-7)
   int input_passes = 0;               ///< times the input (or its test bytes) is read
   int launches = 0;                   ///< kernels per run

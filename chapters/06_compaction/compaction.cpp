@@ -19,6 +19,7 @@ std::vector<SelectStage<K>> table(Form form) {
       two_kernels<K>(),                                                      // stages/05_two_kernels.cu
       single_pass<K>(),                                                      // stages/06_single_pass.cu
       tuned<K>(),                                                            // stages/07_tuned.cu
+      tuned_unordered<K>(),                                                  // stages/08_tuned_unordered.cu
       form == Form::flags ? library_cub_flagged<K>() : library_cub_if<K>(),  // stages/lib_cub_select.cu
   });
 }
@@ -35,7 +36,7 @@ const std::vector<SelectStage<K>>& select_stages(Form form) {
 template <class K>
 bool keeps_input_order(SelectLaunch<K> launch) {
   static const SelectLaunch<K> unordered[] = {atomic_per_element<K>().launch, warp_aggregated<K>().launch,
-                                              block_aggregated<K>().launch};
+                                              block_aggregated<K>().launch, tuned_unordered<K>().launch};
   return std::find(std::begin(unordered), std::end(unordered), launch) == std::end(unordered);
 }
 

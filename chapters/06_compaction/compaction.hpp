@@ -4,8 +4,8 @@
 ///
 /// Every row computes the same thing: the elements of an input that pass a test (a predicate on
 /// the key, or a flag byte per element), written to the front of the output, and how many there
-/// are. Stages 1-3 write them in whatever order their atomics hand out (unordered); stages 4-7
-/// and the library keep the input order (a stable compaction, as CUB's). Every row runs for any
+/// are. Stages 1-3 and 8 write them in whatever order their atomics hand out (unordered);
+/// stages 4-7 and the library keep the input order (a stable compaction, as CUB's). Every row runs for any
 /// n with 64-bit indexing; a launcher only enqueues work.
 #pragma once
 
@@ -70,13 +70,13 @@ using SelectLaunch = void (*)(const SelectArgs<K>& args, Workspace& workspace, c
 template <class K>
 using SelectStage = Stage<SelectLaunch<K>>;
 
-/// The table of @p form: stages 1-7 in teaching order, then cub::DeviceSelect::If (predicate)
+/// The table of @p form: stages 1-8 in teaching order, then cub::DeviceSelect::If (predicate)
 /// or cub::DeviceSelect::Flagged (flags).
 template <class K>
 const std::vector<SelectStage<K>>& select_stages(Form form);
 
 /// True for the rows that keep the input order (stages 4-7 and the library); the unordered
-/// rows (1-3) are checked as a multiset.
+/// rows (1-3 and 8) are checked as a multiset.
 template <class K>
 bool keeps_input_order(SelectLaunch<K> launch);
 
@@ -94,6 +94,8 @@ template <class K>
 SelectStage<K> single_pass();  ///< stage 6, stages/06_single_pass.cu
 template <class K>
 SelectStage<K> tuned();  ///< stage 7, stages/07_tuned.cu
+template <class K>
+SelectStage<K> tuned_unordered();  ///< stage 8, stages/08_tuned_unordered.cu
 template <class K>
 SelectStage<K> library_cub_if();  ///< stages/lib_cub_select.cu
 template <class K>

@@ -32,7 +32,7 @@ int run_table(Session& session, const Plan& plan) {
   session.note(format_count(n) + " " + to_string(plan.type) + " keys, " + describe_input(plan) + ": " +
                std::to_string(problem.reference().keys.size()) + " kept");
   session.note(
-      "stages 1-3 keep the elements in the order their atomics are served, checked as a multiset; "
+      "stages 1-3 and 8 keep the elements in the order their atomics are served, checked as a multiset; "
       "stages 4-7 and the library keep the input order, checked exactly");
   return session.run(select_stages<K>(form_of(plan)), problem,
                      [&](SelectLaunch<K> launch, const LaunchShape& shape, cudaStream_t stream) {

@@ -30,13 +30,13 @@ Pattern runs(std::uint64_t length) {
   return pattern;
 }
 
-/// The table's kernel rows as --analyze sees them (numbers and default shapes of stages 1-7).
+/// The table's kernel rows as --analyze sees them (numbers and default shapes of stages 1-8).
 std::vector<StageInfo> analyzed_stages() {
-  const LaunchShape shapes[] = {{256}, {256}, {256, 8}, {128, 8, 8}, {128, 8, 8}, {256, 12}, {128, 32}};
-  const char* names[] = {
-      "atomic", "warp-aggregated", "block-aggregated", "count-scan-scatter", "two-kernels", "single-pass", "tuned"};
+  const LaunchShape shapes[] = {{256}, {256}, {256, 8}, {128, 8, 8}, {128, 8, 8}, {256, 12}, {128, 40}, {128, 16}};
+  const char* names[] = {"atomic",      "warp-aggregated", "block-aggregated", "count-scan-scatter", "two-kernels",
+                         "single-pass", "tuned",           "tuned-unordered"};
   std::vector<StageInfo> stages;
-  for (int i = 0; i < 7; ++i) stages.push_back({i + 1, names[i], "", RowKind::kernel, shapes[i], {}});
+  for (int i = 0; i < 8; ++i) stages.push_back({i + 1, names[i], "", RowKind::kernel, shapes[i], {}});
   stages.push_back({0, "cub::DeviceSelect::If", "", RowKind::library, {}, {}});
   return stages;
 }
@@ -224,7 +224,7 @@ TEST_CASE("--analyze counts each stage's atomics, passes and launches on the inp
     plan.selectivity = 1.0;
     const std::uint64_t n = 100000;
     const std::vector<StageCost> costs = stage_costs(plan, n, 1, stages, kept);
-    REQUIRE(costs.size() == 7);
+    REQUIRE(costs.size() == 8);
     CHECK(kept == n);
     CHECK(costs[0].counter_atomics == n);
     CHECK(costs[1].counter_atomics == (n + 31) / 32);
@@ -234,7 +234,9 @@ TEST_CASE("--analyze counts each stage's atomics, passes and launches on the inp
     CHECK(costs[3].launches == 3);
     CHECK(costs[4].launches == 2);
     CHECK(costs[5].ticket_atomics == (n + 3071) / 3072);
-    CHECK(costs[6].ticket_atomics == (n + 4095) / 4096);
+    CHECK(costs[6].ticket_atomics == (n + 5119) / 5120);
+    CHECK(costs[7].counter_atomics == (n + 2047) / 2048);
+    CHECK(costs[7].ticket_atomics == 0);
     CHECK(costs[0].bytes == doctest::Approx(8.0 * n));  // read n keys, write n
     CHECK(costs[3].bytes > costs[0].bytes + 4.0 * n);   // the second read of the keys
   }
@@ -242,7 +244,7 @@ TEST_CASE("--analyze counts each stage's atomics, passes and launches on the inp
     plan.selectivity = 0.0;
     const std::vector<StageCost> costs = stage_costs(plan, 5000, 1, stages, kept);
     CHECK(kept == 0);
-    for (int i = 0; i < 3; ++i) CHECK(costs[static_cast<std::size_t>(i)].counter_atomics == 0);
+    for (const StageCost& cost : costs) CHECK(cost.counter_atomics == 0);
   }
   SUBCASE("runs of 64: one warp in two has a kept element, at half selectivity") {
     plan.selectivity = 0.5;

@@ -3,8 +3,8 @@
 #   chapters/06_compaction/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on a GPU
 #   chapters/06_compaction/figures/regenerate.sh plot [report-dir]                       anywhere with matplotlib
 # The gpu parts, all by default: tests (the GPU tests and compute-sanitizer), tables (the README's tables), more (the
-# other inputs), sweeps (--sweep of both forms), ncu (the counters, and the SASS of stages 1 and 2). bin-dir defaults
-# to build/bin, report-dir to build/reports/06 (neither is committed). The gpu mode prints a summary last: each step's
+# other inputs), sweeps (--sweep of both forms at 50 %, of stages 3, 7 and 8 at 1 %), ncu (the counters, and the SASS
+# of stages 1 and 2). bin-dir defaults to build/bin, report-dir to build/reports/06 (neither is committed). The gpu mode prints a summary last: each step's
 # exit code and seconds; the full outputs are in report-dir. plot draws every figure of the README.
 set -uo pipefail
 usage="usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir]"
@@ -53,10 +53,12 @@ case "$mode" in
       table if-50-2e28 --n 2^28 --reps 10
     fi
 
-    # 3. The launch shapes (--sweep) at 50 %, both forms.
+    # 3. The launch shapes (--sweep) at 50 %, both forms; the tile stages at 1 %.
     if wants sweeps; then
       step sweep-if "$compaction" --sweep --reps 5 --format json --output "$reports/sweep-if.json"
       step sweep-flagged "$compaction" --sweep --reps 5 --flags --format json --output "$reports/sweep-flagged.json"
+      step sweep-if-1 "$compaction" --sweep --reps 5 --selectivity 1% --stage 3 --stage 7 --stage 8 --format json \
+        --output "$reports/sweep-if-1.json"
     fi
 
     # 4. Nsight Compute: the counter's atomics (stages 1-3), and where stage 7 and CUB spend their cycles.
@@ -74,6 +76,8 @@ case "$mode" in
         "$compaction" --stage 6 --reps 1 --warmup 0
       step ncu-stage7 ncu "${sections[@]}" -k regex:select_tuned -c 1 --log-file "$reports/ncu_stage7.txt" \
         "$compaction" --stage 7 --reps 1 --warmup 0
+      step ncu-stage8 ncu "${sections[@]}" -k regex:select_tuned_unordered -c 1 --log-file "$reports/ncu_stage8.txt" \
+        "$compaction" --stage 8 --reps 1 --warmup 0
       step ncu-cub ncu "${sections[@]}" -k regex:DeviceSelectSweep -c 1 --log-file "$reports/ncu_cub.txt" \
         "$compaction" --stage lib --reps 1 --warmup 0
 

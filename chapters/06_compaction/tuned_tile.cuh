@@ -1,0 +1,150 @@
+/// @file tuned_tile.cuh
+/// The tile of the tuned stages (7 ordered, 8 unordered): each warp owns a contiguous slice of
+/// the tile, loads it four elements at a time (16-byte loads), packs its kept elements at the
+/// front of its slice of shared memory as soon as its ballots give the ranks (no block barrier),
+/// and the block then copies the packed elements out, consecutive threads to consecutive
+/// addresses. Only where the tile's output starts differs between the two stages: a look-back
+/// over the tiles before it (stage 7) or one atomicAdd on a counter (stage 8).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "compaction.cuh"
+#include "warp.cuh"
+
+namespace stepwise::compaction {
+
+/// Static shared memory a kernel may declare (48 KB): the staged keys and values take all but
+/// the ranks' storage and a few words (under 1 KB).
+inline constexpr std::size_t kStaticSharedBytes = 48 * 1024;
+inline constexpr std::size_t kOtherSharedBytes = 1024;
+
+/// Whether a tile of @p items elements of @p element_bytes (key, and value) fits in static
+/// shared memory.
+__host__ __device__ constexpr bool tile_fits(int items, std::size_t element_bytes) {
+  return static_cast<std::size_t>(items) * element_bytes + kOtherSharedBytes <= kStaticSharedBytes;
+}
+
+/// A tile of NT threads x VECTORS x 4 elements, warp-sliced, staged in shared memory.
+/// @tparam NT threads per block (a multiple of 32, at most 1024);
+/// @tparam VECTORS 16-byte vectors per thread.
+template <int NT, int VECTORS, class Selector>
+struct TunedTile {
+  using K = typename Selector::Key;
+  static constexpr int kWarps = NT / 32;
+  static constexpr int kSlice = 32 * VECTORS * 4;  ///< elements of one warp's slice
+  static constexpr int kTile = NT * VECTORS * 4;   ///< elements of the tile
+  static_assert(NT % 32 == 0 && kWarps <= 32, "NT must be a multiple of 32, at most 1024");
+  static_assert(tile_fits(kTile, sizeof(K) + (Selector::kPayload ? sizeof(Payload) : 0)), "the tile must fit");
+
+  /// The shared memory of one tile.
+  struct Storage {
+    K keys[kTile];
+    Payload values[Selector::kPayload ? kTile : 1];
+    unsigned warp_kept[kWarps];  ///< each warp's kept count, then the tile's kept before the warp
+  };
+
+  /// The elements of the tile starting at @p base when @p n elements exist in all.
+  __device__ static int count_at(std::size_t base, std::size_t n) {
+    return n - base < kTile ? static_cast<int>(n - base) : kTile;
+  }
+
+  /// Loads this warp's slice of tile @p base (@p count elements in the tile): warp w owns the
+  /// kSlice consecutive elements from w x kSlice; at step s, lane l holds elements
+  /// 4 (32 s + l) .. 4 (32 s + l) + 3 of the slice (each step one 512-byte load per warp of
+  /// keys). Bit c of @p kept_bits[s] says whether component c exists and is kept. Every load is
+  /// issued before any element is tested, so a thread has all its loads in flight at once.
+  __device__ static void load(const Selector& selector, std::size_t base, int count, Element<K> (&x)[VECTORS][4],
+                              unsigned (&kept_bits)[VECTORS]) {
+    const int slice = static_cast<int>(threadIdx.x / 32) * kSlice;
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    std::uint32_t flag_words[VECTORS];
+#pragma unroll
+    for (int s = 0; s < VECTORS; ++s) {
+      const int first = slice + 4 * (32 * s + lane);
+      if (first + 4 <= count) {
+        selector.load4(base + first, x[s], flag_words[s]);
+      } else {
+        flag_words[s] = 0;
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+          if (first + c < count) {
+            x[s][c] = selector.load(base + first + c);
+            flag_words[s] |= static_cast<std::uint32_t>(x[s][c].flag) << (8 * c);
+          }
+        }
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < VECTORS; ++s) {
+      const int first = slice + 4 * (32 * s + lane);
+      const int present = count - first;
+      const unsigned exists = present >= 4 ? 0xfu : present > 0 ? (1u << present) - 1u : 0u;
+      kept_bits[s] = selector.keeps4(x[s], flag_words[s]) & exists;
+    }
+  }
+
+  /// Phase 1, warp by warp and without a block barrier: the warp packs its kept elements, in
+  /// order, at the front of its own slice of @p storage (four ballots per step give each lane
+  /// its rank), so the registers holding the tile are free before anyone waits; lane 0 writes
+  /// the warp's count to warp_kept. The caller's __syncthreads makes the counts visible.
+  __device__ static void pack(const Element<K> (&x)[VECTORS][4], const unsigned (&kept_bits)[VECTORS],
+                              Storage& storage) {
+    const int warp = static_cast<int>(threadIdx.x / 32);
+    K* slice_keys = storage.keys + warp * kSlice;
+    Payload* slice_values = storage.values + (Selector::kPayload ? warp * kSlice : 0);
+    const unsigned below = lanes_below();
+    unsigned packed = 0;  // the same in every lane
+#pragma unroll
+    for (int s = 0; s < VECTORS; ++s) {
+      unsigned rank = packed;
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        const unsigned voters = __ballot_sync(kFullWarp, (kept_bits[s] >> c) & 1u);
+        packed += static_cast<unsigned>(__popc(voters));
+        rank += static_cast<unsigned>(__popc(voters & below));
+      }
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        if ((kept_bits[s] >> c) & 1u) {
+          slice_keys[rank] = x[s][c].key;
+          if constexpr (Selector::kPayload) slice_values[rank] = x[s][c].value;
+          ++rank;
+        }
+      }
+    }
+    if (threadIdx.x % 32 == 0) storage.warp_kept[warp] = packed;
+  }
+
+  /// In warp 0, after pack and a __syncthreads: turns warp_kept into the kept elements of the
+  /// tile before each warp, and returns the tile's total (in every lane of warp 0).
+  __device__ static unsigned scan_warp_counts(Storage& storage) {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    const unsigned mine = lane < kWarps ? storage.warp_kept[lane] : 0u;
+    const unsigned inclusive = warp_inclusive_scan(mine, Plus<unsigned>{});
+    if (lane < kWarps) storage.warp_kept[lane] = inclusive - mine;
+    return shuffle_index(inclusive, 31);
+  }
+
+  /// Phase 2, the whole block, after scan_warp_counts and a __syncthreads: the tile's @p total
+  /// kept elements to @p start onwards, consecutive threads to consecutive addresses; element
+  /// g of the tile's output is in the slice of the last warp whose kept elements start at or
+  /// before g.
+  __device__ static void copy_out(const Selector& selector, unsigned long long start, unsigned total,
+                                  const Storage& storage) {
+    for (unsigned g = threadIdx.x; g < total; g += NT) {
+      int owner = 0;
+#pragma unroll
+      for (int w = 1; w < kWarps; ++w)
+        if (storage.warp_kept[w] <= g) owner = w;
+      const int slot = owner * kSlice + static_cast<int>(g - storage.warp_kept[owner]);
+      selector.kept_keys[start + g] = storage.keys[slot];
+      if constexpr (Selector::kPayload) selector.kept_values[start + g] = storage.values[slot];
+    }
+  }
+};
+
+}  // namespace stepwise::compaction
