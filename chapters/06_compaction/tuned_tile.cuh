@@ -11,8 +11,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include "compaction.cuh"
+#include "dispatch.hpp"
+#include "launch.hpp"
 #include "warp.cuh"
 
 namespace stepwise::compaction {
@@ -146,5 +152,44 @@ struct TunedTile {
     }
   }
 };
+
+/// The tiles stages 7 and 8 compile: threads per block, and elements per thread (four per vector).
+using TunedThreads = IntList<128, 256>;
+using TunedItems = IntList<16, 24, 32, 40>;
+
+/// The --sweep of stages 7 and 8: every compiled NT x items whose tile fits with a payload.
+inline std::vector<LaunchShape> tuned_sweep() {
+  std::vector<LaunchShape> shapes;
+  for (const LaunchShape& shape : shape_grid(TunedThreads::values(), TunedItems::values()))
+    if (tile_fits(shape.threads * shape.items, sizeof(std::int32_t) + sizeof(Payload))) shapes.push_back(shape);
+  return shapes;
+}
+
+/// Host side of stages 7 and 8: checks the operands' alignment for the vector loads, picks the
+/// compiled tile of @p shape and the Selector of @p args's form, and calls
+/// `launch(std::integral_constant<int, NT>, std::integral_constant<int, VECTORS>, selector)`.
+/// @throws std::invalid_argument when the shape is not compiled, or its tile does not fit the
+/// static shared memory with this form's elements (before anything is enqueued).
+template <class K, class Launch>
+void with_tuned_tile(const SelectArgs<K>& args, const LaunchShape& shape, Launch&& launch) {
+  require_aligned(args.keys, 16);
+  require_aligned(args.values, 16);
+  require_aligned(args.flags, 4);
+  dispatch(shape.threads, TunedThreads{}, "threads per block", [&](auto threads) {
+    dispatch(shape.items, TunedItems{}, "elements per thread", [&](auto items) {
+      constexpr int NT = decltype(threads)::value;
+      constexpr int kVectors = decltype(items)::value / 4;
+      with_selector(args, [&](auto selector) {
+        constexpr std::size_t kElementBytes = sizeof(K) + (decltype(selector)::kPayload ? sizeof(Payload) : 0);
+        if constexpr (!tile_fits(NT * kVectors * 4, kElementBytes)) {
+          throw std::invalid_argument("tile " + std::to_string(NT) + "x" + std::to_string(kVectors * 4) +
+                                      " is not compiled: its elements do not fit the static shared memory");
+        } else {
+          launch(threads, std::integral_constant<int, kVectors>{}, selector);
+        }
+      });
+    });
+  });
+}
 
 }  // namespace stepwise::compaction

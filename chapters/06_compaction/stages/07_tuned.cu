@@ -17,13 +17,8 @@
 // is tested, and flag bytes are tested in the word they arrive in. The default shape is what
 // --sweep measured fastest on an H100 (README); the last tile's ragged end is loaded element by
 // element.
-#include <stdexcept>
-#include <string>
-#include <vector>
-
 #include "check.hpp"
 #include "compaction.cuh"
-#include "dispatch.hpp"
 #include "launch.hpp"
 #include "lookback.cuh"
 #include "lookback.hpp"
@@ -83,55 +78,26 @@ __global__ void __launch_bounds__(NT)
   Tile::copy_out(selector, tile_prefix, tile_total, storage);
 }
 
-using Threads = IntList<128, 256>;
-using Items = IntList<16, 24, 32, 40>;
-
-/// The sweep: every compiled NT x items whose tile fits with a payload.
-std::vector<LaunchShape> compiled_sweep() {
-  std::vector<LaunchShape> shapes;
-  for (const LaunchShape& shape : shape_grid(Threads::values(), Items::values()))
-    if (tile_fits(shape.threads * shape.items, sizeof(std::int32_t) + sizeof(Payload))) shapes.push_back(shape);
-  return shapes;
-}
-
-/// One compiled shape: clear the ticket and the statuses, then one block per tile.
-template <int NT, int VECTORS, class K>
-void launch_tiles(const SelectArgs<K>& args, Workspace& workspace, cudaStream_t stream) {
-  static_assert(NT * VECTORS * 4 >= kMinLookbackTile, "the workspace holds statuses for tiles of kMinLookbackTile");
-  if (args.n == 0) {
-    STEPWISE_CUDA_CHECK(cudaMemsetAsync(args.kept_count, 0, sizeof(*args.kept_count), stream));
-    return;
-  }
-  const std::size_t tiles = ceil_div(args.n, NT * VECTORS * 4);
-  const LookbackLayout layout = packed_lookback_layout(tiles);
-  workspace.require(layout.total_bytes);
-  STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
-  auto* ticket = reinterpret_cast<unsigned*>(workspace.data());
-  const PackedCountStatus status{reinterpret_cast<unsigned long long*>(workspace.data() + layout.status_offset)};
-  with_selector(args, [&](auto selector) {
-    constexpr std::size_t kElementBytes = sizeof(K) + (decltype(selector)::kPayload ? sizeof(Payload) : 0);
-    if constexpr (!tile_fits(NT * VECTORS * 4, kElementBytes)) {
-      throw std::invalid_argument("tile " + std::to_string(NT) + "x" + std::to_string(VECTORS * 4) +
-                                  " is not compiled: its elements do not fit the static shared memory");
-    } else {
-      select_tuned<NT, VECTORS><<<grid_of(tiles), NT, 0, stream>>>(
-          selector, args.n, ticket, status, args.kept_count, args.first_poll_ns, args.speculative, args.guess_shift);
-      STEPWISE_CHECK_LAUNCH();
-    }
-  });
-}
-
+/// Clears the ticket and the statuses, then one block per tile.
 template <class K>
 void launch(const SelectArgs<K>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
-  require_aligned(args.keys, 16);
-  require_aligned(args.values, 16);
-  require_aligned(args.flags, 4);
-  dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
-    dispatch(shape.items, Items{}, "elements per thread", [&](auto items) {
-      constexpr int NT = decltype(threads)::value;
-      constexpr int kVectors = decltype(items)::value / 4;
-      launch_tiles<NT, kVectors>(args, workspace, stream);
-    });
+  with_tuned_tile(args, shape, [&](auto threads, auto vectors, auto selector) {
+    constexpr int NT = decltype(threads)::value;
+    constexpr int kVectors = decltype(vectors)::value;
+    static_assert(NT * kVectors * 4 >= kMinLookbackTile, "the workspace holds statuses for tiles of kMinLookbackTile");
+    if (args.n == 0) {
+      STEPWISE_CUDA_CHECK(cudaMemsetAsync(args.kept_count, 0, sizeof(*args.kept_count), stream));
+      return;
+    }
+    const std::size_t tiles = ceil_div(args.n, NT * kVectors * 4);
+    const LookbackLayout layout = packed_lookback_layout(tiles);
+    workspace.require(layout.total_bytes);
+    STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
+    auto* ticket = reinterpret_cast<unsigned*>(workspace.data());
+    const PackedCountStatus status{reinterpret_cast<unsigned long long*>(workspace.data() + layout.status_offset)};
+    select_tuned<NT, kVectors><<<grid_of(tiles), NT, 0, stream>>>(
+        selector, args.n, ticket, status, args.kept_count, args.first_poll_ns, args.speculative, args.guess_shift);
+    STEPWISE_CHECK_LAUNCH();
   });
 }
 
@@ -143,7 +109,7 @@ SelectStage<K> tuned() {
   stage.name = "tuned";
   stage.lesson = "the tile loaded while its ticket is drawn, 16-byte loads, stores staged in shared memory";
   stage.shape = {128, 40};
-  stage.sweep = compiled_sweep();
+  stage.sweep = tuned_sweep();
   stage.launch = launch<K>;
   return stage;
 }

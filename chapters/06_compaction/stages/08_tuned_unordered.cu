@@ -7,13 +7,8 @@
 // waits for another, so no block ever polls; the price is stage 3's: tiles land in the order
 // their atomics are served. Side by side with stage 7 it measures what order costs when all
 // else is equal, and with stage 3 what the tuned tile buys an unordered compaction.
-#include <stdexcept>
-#include <string>
-#include <vector>
-
 #include "check.hpp"
 #include "compaction.cuh"
-#include "dispatch.hpp"
 #include "launch.hpp"
 #include "tuned_tile.cuh"
 
@@ -46,40 +41,17 @@ __global__ void __launch_bounds__(NT)
   Tile::copy_out(selector, tile_start, tile_total, storage);
 }
 
-using Threads = IntList<128, 256>;
-using Items = IntList<16, 24, 32, 40>;
-
-/// The sweep: every compiled NT x items whose tile fits with a payload.
-std::vector<LaunchShape> compiled_sweep() {
-  std::vector<LaunchShape> shapes;
-  for (const LaunchShape& shape : shape_grid(Threads::values(), Items::values()))
-    if (tile_fits(shape.threads * shape.items, sizeof(std::int32_t) + sizeof(Payload))) shapes.push_back(shape);
-  return shapes;
-}
-
+/// Clears the counter, then one block per tile.
 template <class K>
 void launch(const SelectArgs<K>& args, Workspace&, const LaunchShape& shape, cudaStream_t stream) {
-  require_aligned(args.keys, 16);
-  require_aligned(args.values, 16);
-  require_aligned(args.flags, 4);
-  STEPWISE_CUDA_CHECK(cudaMemsetAsync(args.kept_count, 0, sizeof(*args.kept_count), stream));
-  dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
-    dispatch(shape.items, Items{}, "elements per thread", [&](auto items) {
-      constexpr int NT = decltype(threads)::value;
-      constexpr int kVectors = decltype(items)::value / 4;
-      if (args.n == 0) return;
-      with_selector(args, [&](auto selector) {
-        constexpr std::size_t kElementBytes = sizeof(K) + (decltype(selector)::kPayload ? sizeof(Payload) : 0);
-        if constexpr (!tile_fits(NT * kVectors * 4, kElementBytes)) {
-          throw std::invalid_argument("tile " + std::to_string(NT) + "x" + std::to_string(kVectors * 4) +
-                                      " is not compiled: its elements do not fit the static shared memory");
-        } else {
-          select_tuned_unordered<NT, kVectors>
-              <<<grid_of(ceil_div(args.n, NT * kVectors * 4)), NT, 0, stream>>>(selector, args.n, args.kept_count);
-          STEPWISE_CHECK_LAUNCH();
-        }
-      });
-    });
+  with_tuned_tile(args, shape, [&](auto threads, auto vectors, auto selector) {
+    constexpr int NT = decltype(threads)::value;
+    constexpr int kVectors = decltype(vectors)::value;
+    STEPWISE_CUDA_CHECK(cudaMemsetAsync(args.kept_count, 0, sizeof(*args.kept_count), stream));
+    if (args.n == 0) return;
+    select_tuned_unordered<NT, kVectors>
+        <<<grid_of(ceil_div(args.n, NT * kVectors * 4)), NT, 0, stream>>>(selector, args.n, args.kept_count);
+    STEPWISE_CHECK_LAUNCH();
   });
 }
 
@@ -91,7 +63,7 @@ SelectStage<K> tuned_unordered() {
   stage.name = "tuned-unordered";
   stage.lesson = "stage 7's tile, room from one atomicAdd per tile: what order costs, all else equal";
   stage.shape = {128, 16};
-  stage.sweep = compiled_sweep();
+  stage.sweep = tuned_sweep();
   stage.launch = launch<K>;
   return stage;
 }
