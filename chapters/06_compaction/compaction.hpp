@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "device_buffer.hpp"
@@ -37,8 +38,9 @@ struct SelectArgs {
   unsigned long long* kept_count = nullptr;  ///< one counter, written by the row
   std::size_t n = 0;
   /// Stages 6 and 7: warp 0 sleeps this long after publishing its tile's count, before its first
-  /// poll of the predecessors (--first-poll-ns; 0 polls at once).
-  unsigned first_poll_ns = kDefaultFirstPollNs;
+  /// poll of the predecessors (--first-poll-ns; 0 polls at once; unset: the stage's own default,
+  /// kSinglePassFirstPollNs or kTunedFirstPollNs).
+  std::optional<unsigned> first_poll_ns;
   /// Stage 7: load tile blockIdx.x while the ticket is drawn, and reload if the ticket differs
   /// (false: --ticket-first).
   bool speculative = true;

@@ -3,11 +3,12 @@
 #   chapters/06_compaction/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on a GPU
 #   chapters/06_compaction/figures/regenerate.sh plot [report-dir]                       anywhere with matplotlib
 # The gpu parts, all by default: tests (the GPU tests and compute-sanitizer), tables (the README's tables), more (the
-# other inputs), sweeps (--sweep of both forms at 50 %, of stages 3, 7 and 8 at 1 %), ncu (the counters, and the SASS
-# of stages 1 and 2). bin-dir defaults to build/bin, report-dir to build/reports/06 (neither is committed). The gpu mode prints a summary last: each step's
+# other inputs), polls (stages 6, 7 and CUB at six first-poll delays, both forms, 1/50/99 %), sweeps (--sweep of both
+# forms at 50 %, of stages 3, 7 and 8 at 1 %), ncu (the counters, and the SASS of stages 1 and 2). bin-dir defaults to
+# build/bin, report-dir to build/reports/06 (neither is committed). The gpu mode prints a summary last: each step's
 # exit code and seconds; the full outputs are in report-dir. plot draws every figure of the README.
 set -uo pipefail
-usage="usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir]"
+usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir]"
 mode=${1:?$usage}
 figures=chapters/06_compaction/figures
 case "$mode" in
@@ -15,7 +16,7 @@ case "$mode" in
     bin=${2:-build/bin}
     reports=${3:-build/reports/06}
     parts=("${@:4}")
-    [ ${#parts[@]} -eq 0 ] && parts=(tests tables more sweeps ncu)
+    [ ${#parts[@]} -eq 0 ] && parts=(tests tables more polls sweeps ncu)
     wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
     compaction="$bin/chapter_06_compaction"
     source "$(dirname "$0")/../../../tools/figures-steps.sh"
@@ -54,6 +55,17 @@ case "$mode" in
     fi
 
     # 3. The launch shapes (--sweep) at 50 %, both forms; the tile stages at 1 %.
+    if wants polls; then
+      for percent in 1 50 99; do
+        for poll in 0 1245 2000 2600 3500 5000; do
+          step "poll-$poll-if-$percent" "$compaction" --stage 6 --stage 7 --stage lib --selectivity "$percent%" \
+            --first-poll-ns "$poll" --reps 30 --format json --output "$reports/poll-$poll-if-$percent.json"
+          step "poll-$poll-flagged-$percent" "$compaction" --stage 6 --stage 7 --stage lib --selectivity "$percent%" \
+            --flags --first-poll-ns "$poll" --reps 30 --format json --output "$reports/poll-$poll-flagged-$percent.json"
+        done
+      done
+    fi
+
     if wants sweeps; then
       step sweep-if "$compaction" --sweep --reps 5 --format json --output "$reports/sweep-if.json"
       step sweep-flagged "$compaction" --sweep --reps 5 --flags --format json --output "$reports/sweep-flagged.json"

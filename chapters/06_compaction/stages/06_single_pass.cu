@@ -82,8 +82,8 @@ void launch(const SelectArgs<K>& args, Workspace& workspace, const LaunchShape& 
       auto* ticket = reinterpret_cast<unsigned*>(workspace.data());
       const PackedCountStatus status{reinterpret_cast<unsigned long long*>(workspace.data() + layout.status_offset)};
       with_selector(args, [&](auto selector) {
-        select_single_pass<NT, VT>
-            <<<grid_of(tiles), NT, 0, stream>>>(selector, args.n, ticket, status, args.kept_count, args.first_poll_ns);
+        select_single_pass<NT, VT><<<grid_of(tiles), NT, 0, stream>>>(
+            selector, args.n, ticket, status, args.kept_count, args.first_poll_ns.value_or(kSinglePassFirstPollNs));
         STEPWISE_CHECK_LAUNCH();
       });
     });
