@@ -82,9 +82,15 @@ std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed) {
     rows.push_back({7, "pipelined", pipelined.loop_rounds, pipelined.loop_efficiency(), pipelined.divergent_warps,
                     moved_by(heaviest)});
   }
+  std::size_t lean_listed = 0;
+  const WarpCost lean = plan.workload == WorkloadKind::mutation
+                            ? lean_cost(paths, costliest_path(rounds, plan.paths), rounds, &lean_listed)
+                            : WarpCost{};
   rows.push_back({8, "controlled", remaps ? grouped.loop_rounds : own.loop_rounds,
                   remaps ? grouped.loop_efficiency() : own.loop_efficiency(),
                   remaps ? grouped.divergent_warps : own.divergent_warps, remaps ? moved_by(sorted) : 0});
+  if (plan.workload == WorkloadKind::mutation)
+    rows.push_back({9, "pipelined-lean", lean.loop_rounds, lean.loop_efficiency(), lean.divergent_warps, lean_listed});
   for (const Row& row : rows) {
     std::snprintf(line, sizeof line, "%3d  %-14s %18s %10.1f%% %16s %14s\n", row.number, row.name,
                   commas(static_cast<std::uint64_t>(row.issued)).c_str(), 100.0 * row.efficiency,

@@ -55,14 +55,15 @@ const std::vector<DivergeStage<Synthetic>>& diverge_stages<Synthetic>() {
 template <>
 const std::vector<DivergeStage<Mutation>>& diverge_stages<Mutation>() {
   static const std::vector<DivergeStage<Mutation>> stages = numbered<DivergeLaunch<Mutation>>({
-      divergent<Mutation>(),      // stages/01_divergent.cu
-      branch_light<Mutation>(),   // stages/02_branch_light.cu
-      redirect<Mutation>(),       // stages/03_redirect.cu
-      transform<Mutation>(),      // stages/04_transform.cu
-      partial<Mutation>(),        // stages/05_partial.cu
-      pipelined_cpu<Mutation>(),  // stages/06_pipelined_cpu.cu
-      pipelined<Mutation>(),      // stages/07_pipelined.cu
-      controlled<Mutation>(),     // stages/08_controlled.cu
+      divergent<Mutation>(),       // stages/01_divergent.cu
+      branch_light<Mutation>(),    // stages/02_branch_light.cu
+      redirect<Mutation>(),        // stages/03_redirect.cu
+      transform<Mutation>(),       // stages/04_transform.cu
+      partial<Mutation>(),         // stages/05_partial.cu
+      pipelined_cpu<Mutation>(),   // stages/06_pipelined_cpu.cu
+      pipelined<Mutation>(),       // stages/07_pipelined.cu
+      controlled<Mutation>(),      // stages/08_controlled.cu
+      pipelined_lean<Mutation>(),  // stages/09_pipelined_lean.cu
   });
   return stages;
 }

@@ -115,6 +115,8 @@ template <class W>
 DivergeStage<W> pipelined();  ///< stage 7, stages/07_pipelined.cu
 template <class W>
 DivergeStage<W> controlled();  ///< stage 8, stages/08_controlled.cu
+template <class W>
+DivergeStage<W> pipelined_lean();  ///< stage 9, stages/09_pipelined_lean.cu
 
 /// Stage 7's remap, a counting sort by path: the indices of step @p step's elements, stably
 /// sorted by their path's slot in @p slots, into @p workspace's sorted_indices(@p set), by
@@ -125,6 +127,16 @@ DivergeStage<W> controlled();  ///< stage 8, stages/08_controlled.cu
 template <class W>
 void counting_remap(const DivergeArgs<W>& args, Workspace& workspace, unsigned step, int set, const PathSlots& slots,
                     unsigned blocks, cudaStream_t stream);
+
+/// Stage 9's remap: bit i of @p workspace's indices(@p set) (as 32-bit words) is set when
+/// element i of step @p step takes the costliest path, and those elements' indices are listed in
+/// sorted_indices(@p set)[0, path_counts(@p set)[0]), ordered within each tile of 2048 elements,
+/// tiles in any order; by at most @p blocks blocks of 256 threads. Enqueued on @p stream
+/// (stages/09_pipelined_lean.cu).
+/// @throws std::invalid_argument for no blocks.
+template <class W>
+void lean_remap(const DivergeArgs<W>& args, Workspace& workspace, unsigned step, int set, unsigned blocks,
+                cudaStream_t stream);
 
 /// CUB's temporary storage for the sorts and selections of @p n elements (asks CUB; needs a GPU).
 std::size_t cub_temp_bytes(std::size_t n);

@@ -151,6 +151,37 @@ WarpCost warp_cost(const std::vector<std::uint8_t>& paths, const std::vector<std
   return cost;
 }
 
+WarpCost lean_cost(const std::vector<std::uint8_t>& paths, unsigned costliest, const unsigned* rounds,
+                   std::size_t* listed_elsewhere) {
+  const std::size_t n = paths.size();
+  std::vector<std::uint32_t> listed;
+  for (std::size_t i = 0; i < n; ++i)
+    if (paths[i] == costliest) listed.push_back(static_cast<std::uint32_t>(i));
+  const std::size_t listed_from = n - listed.size();
+  std::size_t elsewhere = 0;
+  for (std::size_t j = 0; j < listed.size(); ++j) elsewhere += listed[j] != listed_from + j ? 1 : 0;
+  if (listed_elsewhere != nullptr) *listed_elsewhere = elsewhere;
+  WarpCost cost;
+  for (std::size_t begin = 0; begin < n; begin += kWarp) {
+    const std::size_t end = std::min(n, begin + kWarp);
+    unsigned present = 0, longest = 0;
+    for (std::size_t t = begin; t < end; ++t) {
+      if (paths[t] == costliest) continue;
+      present |= 1u << paths[t];
+      longest = std::max(longest, rounds[paths[t]]);
+      cost.lane_rounds += rounds[paths[t]];
+    }
+    const std::size_t listed_lanes = end > listed_from ? end - std::max(begin, listed_from) : 0;
+    cost.lane_rounds += static_cast<double>(listed_lanes) * rounds[costliest];
+    const double issued = longest + (listed_lanes != 0 ? rounds[costliest] : 0u);
+    ++cost.warps;
+    if ((present & (present - 1)) != 0) ++cost.divergent_warps;
+    cost.loop_rounds += issued;
+    cost.branch_rounds += issued;
+  }
+  return cost;
+}
+
 namespace {
 
 /// Whether warp @p warp of @p paths holds more than one path (a short last warp: those it has).

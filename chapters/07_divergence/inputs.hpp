@@ -81,6 +81,15 @@ struct WarpCost {
 WarpCost warp_cost(const std::vector<std::uint8_t>& paths, const std::vector<std::uint32_t>& order,
                    const unsigned* rounds);
 
+/// The cost of stage 9's arrangement of @p paths: thread t runs element t unless its path is
+/// @p costliest, and the last M threads (M elements take @p costliest) run those elements, each
+/// thread one, after its own. A warp issues its in-place lanes' longest path, then @p costliest
+/// if any of its threads runs a listed element. Divergent: a warp whose in-place lanes hold more
+/// than one path. @p listed_elsewhere gets how many listed elements run on a thread other than
+/// their own (in the listing's best case, ascending order).
+WarpCost lean_cost(const std::vector<std::uint8_t>& paths, unsigned costliest, const unsigned* rounds,
+                   std::size_t* listed_elsewhere);
+
 /// The order stages 3, 4 and 6 give the elements: stable by path (what the radix sort returns).
 std::vector<std::uint32_t> order_by_path(const std::vector<std::uint8_t>& paths);
 

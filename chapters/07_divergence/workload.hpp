@@ -172,6 +172,15 @@ inline PathSlots heaviest_first(const unsigned (&rounds)[kMaxPaths], unsigned pa
   return slots;
 }
 
+/// The path of paths 0 to @p paths - 1 with the most rounds (ties: the smaller path): the one
+/// stage 9 lists.
+inline unsigned costliest_path(const unsigned (&rounds)[kMaxPaths], unsigned paths) {
+  unsigned best = 0;
+  for (unsigned p = 1; p < paths; ++p)
+    if (rounds[p] > rounds[best]) best = p;
+  return best;
+}
+
 /// Stage 8 remaps when its sample predicts at least this many rounds saved per warp of
 /// elements (the sample's mean of max-minus-mean rounds per warp). Measured on an H100 with the
 /// synthetic workload (2^24 elements, 4 paths of 64-512 rounds): stage 2 costs 0.09 ms plus

@@ -226,6 +226,38 @@ TEST_CASE("stage 7's slots put the costliest path first, ties in path order, and
   CHECK(order_by_slot(paths, PathSlots{}) == order_by_path(paths));
 }
 
+TEST_CASE("stage 9's arrangement, worked by hand: the cheap elements in place, the costliest listed at the end") {
+  const unsigned rounds[kMaxPaths] = {1, 256};
+  CHECK(costliest_path(rounds, 2) == 1);
+  const unsigned tie[kMaxPaths] = {7, 7, 3};
+  CHECK(costliest_path(tie, 3) == 0);
+  // 64 elements, elements 3 and 40 mutate: threads 62 and 63 (warp 1) run them after their own.
+  std::vector<std::uint8_t> paths(64, 0);
+  paths[3] = paths[40] = 1;
+  std::size_t elsewhere = 0;
+  const WarpCost cost = lean_cost(paths, 1, rounds, &elsewhere);
+  CHECK(cost.warps == 2);
+  CHECK(cost.divergent_warps == 0);
+  CHECK(cost.loop_rounds == 1 + (1 + 256));     // warp 0 ages; warp 1 ages, then mutates
+  CHECK(cost.lane_rounds == 62 * 1 + 2 * 256);  // every element once
+  CHECK(elsewhere == 2);
+  // Already at the end: element 63 listed on its own thread.
+  paths.assign(64, 0);
+  paths[63] = 1;
+  CHECK(lean_cost(paths, 1, rounds, &elsewhere).loop_rounds == 1 + (1 + 256));
+  CHECK(elsewhere == 0);
+  // n not a multiple of 32, every element listed: the in-place lanes all idle.
+  paths.assign(33, 1);
+  const WarpCost all = lean_cost(paths, 1, rounds, &elsewhere);
+  CHECK(all.loop_rounds == 2 * 256);
+  CHECK(all.lane_rounds == 33 * 256);
+  CHECK(elsewhere == 0);
+  // None listed: stage 2's cost of the uniform input.
+  paths.assign(33, 0);
+  CHECK(lean_cost(paths, 1, rounds, &elsewhere).loop_rounds == 2);
+  CHECK(lean_cost(paths, 1, rounds, nullptr).lane_rounds == 33);
+}
+
 TEST_CASE("stage 8 remaps mixed warps of different cost and leaves uniform or equal-cost warps alone") {
   const std::size_t n = 1 << 18;
   const Synthetic skewed = synthetic({64, 128, 256, 512});

@@ -5,10 +5,13 @@
 // fresh; every row must equal the reference exactly, in the input's order, and write nothing
 // outside its buffers. Also: the partial remap moves nothing on sorted input and exactly the
 // divergent warps' elements otherwise; stage 8 remaps mixed input and leaves sorted input alone;
-// stage 7's counting sort gives exactly the stable order by path, on any number of blocks.
+// stage 7's counting sort gives exactly the stable order by path, on any number of blocks; stage 9's
+// lean remap lists exactly the costliest path's elements.
 // A new stage is tested with no edit here.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -136,6 +139,65 @@ TEST_CASE("stage 8 remaps fully mixed input of different costs and leaves sorted
     DivergeProblem<Synthetic> problem(synthetic_work(plan), synthetic_input(1 << 18, 4, divergence, fresh_seed()), 1);
     check_row(stage_named("controlled"), stage_named("controlled").shape, problem);
     CHECK(problem.controlled_remapped() == (divergence > 0));
+  }
+}
+
+TEST_CASE("stage 9's lean remap lists exactly the costliest path's elements and sets their bits, at any n and grid") {
+  for (std::size_t n : {std::size_t{1}, std::size_t{31}, std::size_t{33}, std::size_t{2047}, std::size_t{2049},
+                        std::size_t{100003}, (std::size_t{1} << 22) + 3}) {
+    const std::uint64_t seed = fresh_seed();
+    CAPTURE(n);
+    CAPTURE(seed);
+    const std::vector<Genome> input = random_population(n, seed);
+    DeviceBuffer<Genome> in(input);
+    Workspace workspace(n, sizeof(Genome), cub_temp_bytes(n), false);
+    for (double rate : {0.0, 0.1, 1.0}) {
+      CAPTURE(rate);
+      Plan plan;
+      plan.workload = WorkloadKind::mutation;
+      plan.mutation_rate = rate;
+      const Mutation work = mutation_work(plan, seed);
+      DivergeArgs<Mutation> args;
+      args.work = work;
+      args.in = in.data();
+      args.n = n;
+      args.steps = 1;
+      const unsigned step = 2;
+      const std::vector<std::uint8_t> paths = paths_of(work, input, step);
+      std::vector<std::uint32_t> expected_list, expected_bits((n + 31) / 32, 0);
+      for (std::size_t i = 0; i < n; ++i)
+        if (paths[i] == 1) {
+          expected_list.push_back(static_cast<std::uint32_t>(i));
+          expected_bits[i / 32] |= 1u << (i % 32);
+        }
+      for (unsigned blocks : {1u, 7u, 132u, 4096u}) {
+        CAPTURE(blocks);
+        const std::vector<std::uint32_t> poison(n, 0xFFFFFFFFu);
+        STEPWISE_CUDA_CHECK(
+            cudaMemcpy(workspace.sorted_indices(1), poison.data(), n * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+        STEPWISE_CUDA_CHECK(
+            cudaMemcpy(workspace.indices(1), poison.data(), n * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+        lean_remap(args, workspace, step, 1, blocks, nullptr);
+        STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+        std::uint32_t listed = 0;
+        STEPWISE_CUDA_CHECK(cudaMemcpy(&listed, workspace.path_counts(1), sizeof listed, cudaMemcpyDeviceToHost));
+        std::vector<std::uint32_t> list(n), bits(n);
+        STEPWISE_CUDA_CHECK(
+            cudaMemcpy(list.data(), workspace.sorted_indices(1), n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+        STEPWISE_CUDA_CHECK(
+            cudaMemcpy(bits.data(), workspace.indices(1), n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+        REQUIRE(listed == expected_list.size());
+        std::vector<std::uint32_t> sorted(list.begin(), list.begin() + listed);
+        std::sort(sorted.begin(), sorted.end());
+        CHECK(sorted == expected_list);
+        CHECK(std::all_of(list.begin() + listed, list.end(), [](std::uint32_t v) { return v == 0xFFFFFFFFu; }));
+        CHECK(std::vector<std::uint32_t>(
+                  bits.begin(), bits.begin() + static_cast<std::ptrdiff_t>(expected_bits.size())) == expected_bits);
+      }
+    }
+    DivergeArgs<Mutation> args;
+    args.n = n;
+    CHECK_THROWS_AS(lean_remap(args, workspace, 0, 1, 0, nullptr), std::invalid_argument);
   }
 }
 

@@ -63,7 +63,8 @@ case "$mode" in
       done
     fi
 
-    # 4. Nsight Compute: threads per issued instruction (warp efficiency) of the work's kernel, stages 1-3 and 5.
+    # 4. Nsight Compute: threads per issued instruction (warp efficiency) of the work's kernel, stages 1-3 and 5 (and 9,
+    #    mutation only).
     if wants ncu; then
       metrics=smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.sum,gpu__time_duration.sum
       for stage in 1 2 3 5; do
@@ -73,14 +74,18 @@ case "$mode" in
           --log-file "$reports/ncu_mutation_stage$stage.csv" "$chapter" --workload mutation --steps 1 \
           --stage "$stage" --reps 1 --warmup 0
       done
+      step "ncu-mutation-stage9" ncu --metrics "$metrics" -k regex:apply_ -c 2 --csv \
+        --log-file "$reports/ncu_mutation_stage9.csv" "$chapter" --workload mutation --steps 1 --stage 9 --reps 1 \
+        --warmup 0
     fi
     # 5. The remaps' cost: every kernel of the first run of 8 generations of stage 3 (classify, CUB's sort, the work)
-    #    and of stage 7 (its counting sort on one block per SM, the work), one at a time, at the clocks and caches of a
+    #    and of stages 7 and 9 (their remaps on one block per SM, the work), one at a time, at the clocks and caches of a
     #    normal run. The work's kernels alone are what a remap that hid completely would leave.
     if wants ncu; then
-      for stage in 3 7; do
+      for stage in 3 7 9; do
         step "ncu-remap-cost-stage$stage" ncu --metrics gpu__time_duration.sum --clock-control none \
-          --cache-control none -k "regex:classify|DeviceRadixSort|apply_redirected|count_paths|scatter_by_path" \
+          --cache-control none \
+          -k "regex:classify|DeviceRadixSort|apply_redirected|count_paths|scatter_by_path|list_costliest|apply_lean" \
           -c 64 --csv --log-file "$reports/ncu_remap_cost_stage$stage.csv" "$chapter" --workload mutation \
           --stage "$stage" --reps 1 --warmup 0
       done
