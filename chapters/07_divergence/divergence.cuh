@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "check.hpp"
+#include "device.hpp"
 #include "divergence.hpp"
 #include "launch.hpp"
 
@@ -205,6 +206,41 @@ void own_steps(const DivergeArgs<W>& args, int threads, cudaStream_t stream) {
     apply_own<W, Divergent><<<blocks_for(args.n, threads), threads, 0, stream>>>(args.work, buffers.src, buffers.dst,
                                                                                  args.n, step, nullptr);
     STEPWISE_CHECK_LAUNCH();
+  }
+}
+
+/// Blocks of a remap that runs beside the work (stages 7 and 9): one per SM, so that the work's
+/// blocks keep the rest of every SM.
+inline unsigned overlapped_remap_blocks() { return static_cast<unsigned>(current_sm_count()); }
+
+/// The pipeline of stages 7 and 9, double-buffered: the remap of step 0 into set 0, then, for
+/// each step k, the remap of step k + 1 into set (k + 1) % 2 on the workspace's side stream while
+/// step k's work reads set k % 2 on @p stream. Events make each work wait for its set's remap and
+/// each remap wait until the work that last read its set is done.
+/// @param remap `remap(step, set, first, side)` enqueues the remap of @p step into @p set on
+///   `side`; `first` is true for step 0's, which has no work to hide behind.
+/// @param work `work(step, set, stream)` enqueues step @p step's work through set @p set.
+template <class Remap, class Work>
+void pipelined_steps(Workspace& workspace, unsigned steps, cudaStream_t stream, Remap&& remap, Work&& work) {
+  const cudaStream_t side = workspace.side_stream();
+  const cudaEvent_t start = workspace.event(0);
+  const cudaEvent_t ready[2] = {workspace.event(1), workspace.event(2)};
+  const cudaEvent_t released[2] = {workspace.event(3), workspace.event(4)};
+  STEPWISE_CUDA_CHECK(cudaEventRecord(start, stream));
+  STEPWISE_CUDA_CHECK(cudaStreamWaitEvent(side, start, 0));
+  remap(0u, 0, true, side);
+  STEPWISE_CUDA_CHECK(cudaEventRecord(ready[0], side));
+  for (unsigned step = 0; step < steps; ++step) {
+    const int set = static_cast<int>(step % 2);
+    const int next = 1 - set;
+    if (step + 1 < steps) {
+      if (step >= 1) STEPWISE_CUDA_CHECK(cudaStreamWaitEvent(side, released[next], 0));
+      remap(step + 1, next, false, side);
+      STEPWISE_CUDA_CHECK(cudaEventRecord(ready[next], side));
+    }
+    STEPWISE_CUDA_CHECK(cudaStreamWaitEvent(stream, ready[set], 0));
+    work(step, set, stream);
+    STEPWISE_CUDA_CHECK(cudaEventRecord(released[set], stream));
   }
 }
 

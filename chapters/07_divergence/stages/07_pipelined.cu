@@ -185,9 +185,6 @@ void counting_remap(const DivergeArgs<W>& args, Workspace& workspace, unsigned s
 
 namespace {
 
-/// Blocks of the remaps stage 7 overlaps with the work: one per SM.
-unsigned background_blocks() { return static_cast<unsigned>(current_sm_count()); }
-
 /// Blocks of the first remap, which nothing can hide: as many as fill the GPU (8 per SM).
 unsigned foreground_blocks() {
   return static_cast<unsigned>(std::min(8 * current_sm_count(), Workspace::kMaxRemapBlocks));
@@ -197,30 +194,19 @@ template <class W>
 void launch(const DivergeArgs<W>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
   static_assert(!W::kPathReadsItem, "a pipelined remap needs paths that do not depend on the previous step");
   require_threads(shape.threads);
-  const cudaStream_t side = workspace.side_stream();
-  const cudaEvent_t start = workspace.event(0);
-  const cudaEvent_t ready[2] = {workspace.event(1), workspace.event(2)};
-  const cudaEvent_t released[2] = {workspace.event(3), workspace.event(4)};
-  STEPWISE_CUDA_CHECK(cudaEventRecord(start, stream));
-  STEPWISE_CUDA_CHECK(cudaStreamWaitEvent(side, start, 0));
   const PathSlots slots = heaviest_first(args.work.rounds, args.work.paths);
-  counting_remap(args, workspace, 0, 0, slots, foreground_blocks(), side);
-  STEPWISE_CUDA_CHECK(cudaEventRecord(ready[0], side));
-  for (unsigned step = 0; step < args.steps; ++step) {
-    const int set = static_cast<int>(step % 2);
-    const int next = 1 - set;
-    if (step + 1 < args.steps) {
-      if (step >= 1) STEPWISE_CUDA_CHECK(cudaStreamWaitEvent(side, released[next], 0));
-      counting_remap(args, workspace, step + 1, next, slots, background_blocks(), side);
-      STEPWISE_CUDA_CHECK(cudaEventRecord(ready[next], side));
-    }
-    const StepBuffers<W> buffers = step_buffers(args, step);
-    STEPWISE_CUDA_CHECK(cudaStreamWaitEvent(stream, ready[set], 0));
-    apply_redirected<<<blocks_for(args.n, shape.threads), shape.threads, 0, stream>>>(
-        args.work, buffers.src, buffers.dst, workspace.sorted_indices(set), args.n, step);
-    STEPWISE_CHECK_LAUNCH();
-    STEPWISE_CUDA_CHECK(cudaEventRecord(released[set], stream));
-  }
+  pipelined_steps(
+      workspace, args.steps, stream,
+      [&](unsigned step, int set, bool first, cudaStream_t side) {
+        counting_remap(args, workspace, step, set, slots, first ? foreground_blocks() : overlapped_remap_blocks(),
+                       side);
+      },
+      [&](unsigned step, int set, cudaStream_t work_stream) {
+        const StepBuffers<W> buffers = step_buffers(args, step);
+        apply_redirected<<<blocks_for(args.n, shape.threads), shape.threads, 0, work_stream>>>(
+            args.work, buffers.src, buffers.dst, workspace.sorted_indices(set), args.n, step);
+        STEPWISE_CHECK_LAUNCH();
+      });
 }
 
 }  // namespace

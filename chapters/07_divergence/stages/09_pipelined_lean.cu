@@ -104,8 +104,7 @@ __global__ void apply_lean(W work, const typename W::Item* src, typename W::Item
   }
 }
 
-/// Blocks of the remaps that overlap the work: one per SM; of the first: 8 per SM.
-unsigned background_blocks() { return static_cast<unsigned>(current_sm_count()); }
+/// Blocks of the first remap, which nothing can hide: 8 per SM.
 unsigned foreground_blocks() { return static_cast<unsigned>(8 * current_sm_count()); }
 
 /// Set @p set's bits, list and list length (in the workspace's indices, sorted_indices and
@@ -140,30 +139,18 @@ namespace {
 template <class W>
 void launch(const DivergeArgs<W>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
-  const cudaStream_t side = workspace.side_stream();
-  const cudaEvent_t start = workspace.event(0);
-  const cudaEvent_t ready[2] = {workspace.event(1), workspace.event(2)};
-  const cudaEvent_t released[2] = {workspace.event(3), workspace.event(4)};
-  STEPWISE_CUDA_CHECK(cudaEventRecord(start, stream));
-  STEPWISE_CUDA_CHECK(cudaStreamWaitEvent(side, start, 0));
-  lean_remap(args, workspace, 0, 0, foreground_blocks(), side);
-  STEPWISE_CUDA_CHECK(cudaEventRecord(ready[0], side));
-  for (unsigned step = 0; step < args.steps; ++step) {
-    const int set = static_cast<int>(step % 2);
-    const int next = 1 - set;
-    if (step + 1 < args.steps) {
-      if (step >= 1) STEPWISE_CUDA_CHECK(cudaStreamWaitEvent(side, released[next], 0));
-      lean_remap(args, workspace, step + 1, next, background_blocks(), side);
-      STEPWISE_CUDA_CHECK(cudaEventRecord(ready[next], side));
-    }
-    const StepBuffers<W> buffers = step_buffers(args, step);
-    const LeanRemap remap = lean_buffers(workspace, set);
-    STEPWISE_CUDA_CHECK(cudaStreamWaitEvent(stream, ready[set], 0));
-    apply_lean<<<blocks_for(args.n, shape.threads), shape.threads, 0, stream>>>(
-        args.work, buffers.src, buffers.dst, remap.costly_bits, remap.list, remap.list_size, args.n, step);
-    STEPWISE_CHECK_LAUNCH();
-    STEPWISE_CUDA_CHECK(cudaEventRecord(released[set], stream));
-  }
+  pipelined_steps(
+      workspace, args.steps, stream,
+      [&](unsigned step, int set, bool first, cudaStream_t side) {
+        lean_remap(args, workspace, step, set, first ? foreground_blocks() : overlapped_remap_blocks(), side);
+      },
+      [&](unsigned step, int set, cudaStream_t work_stream) {
+        const StepBuffers<W> buffers = step_buffers(args, step);
+        const LeanRemap remap = lean_buffers(workspace, set);
+        apply_lean<<<blocks_for(args.n, shape.threads), shape.threads, 0, work_stream>>>(
+            args.work, buffers.src, buffers.dst, remap.costly_bits, remap.list, remap.list_size, args.n, step);
+        STEPWISE_CHECK_LAUNCH();
+      });
 }
 
 }  // namespace
