@@ -40,12 +40,7 @@ void check_every_row(const CsrMatrix& matrix, std::uint64_t seed) {
     for (const LaunchShape& shape : shapes_of(stage)) {
       INFO(matrix.description << ", " << (sizeof(T) == 4 ? "float32" : "float64") << ", stage " << stage.name << " "
                               << describe(shape) << ", seed " << seed);
-      problem.poison_output();
-      problem.launch(stage.launch, shape, nullptr);
-      STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-      const Check check = problem.check_output();
-      CHECK_MESSAGE(check.passed, check.detail);
-      testing::check_no_stray_writes();
+      testing::check_run(problem, stage.launch, shape, nullptr);
     }
   }
 }

@@ -37,12 +37,7 @@ void check_histogram_row(const HistogramStage<Op>& stage, const LaunchShape& sha
   CAPTURE(problem.bin_count());
   CAPTURE(std::string(Op::kName));
   CAPTURE(seed);
-  problem.poison_output();
-  problem.launch(stage.launch, workspace, shape, nullptr);
-  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  const Check check = problem.check_output();
-  CHECK_MESSAGE(check.passed, check.detail);
-  testing::check_no_stray_writes();
+  testing::check_run(problem, stage.launch, workspace, shape, nullptr);
 }
 
 template <class Op>
@@ -102,12 +97,7 @@ TEST_CASE("ticket: every row at the edge sizes and every --sweep shape") {
         CAPTURE(describe(shape));
         CAPTURE(n);
         CAPTURE(seed);
-        problem.poison_output();
-        problem.launch(stage.launch, shape, nullptr);
-        STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-        const Check check = problem.check_output();
-        CHECK_MESSAGE(check.passed, check.detail);
-        testing::check_no_stray_writes();
+        testing::check_run(problem, stage.launch, shape, nullptr);
       }
     }
   }

@@ -54,12 +54,7 @@ template <class K>
 void check_row(const SelectStage<K>& stage, const LaunchShape& shape, SelectProblem<K>& problem, Workspace& workspace) {
   CAPTURE(stage.name);
   CAPTURE(describe(shape));
-  problem.poison_output();
-  problem.launch(stage.launch, workspace, shape, nullptr);
-  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  const Check check = problem.check_output();
-  CHECK_MESSAGE(check.passed, check.detail);
-  testing::check_no_stray_writes();
+  testing::check_run(problem, stage.launch, workspace, shape, nullptr);
 }
 
 /// Every row of @p plan's table at its default shape (and every sweep shape with @p sweep) on

@@ -36,12 +36,7 @@ template <class W>
 void check_row(const DivergeStage<W>& stage, const LaunchShape& shape, DivergeProblem<W>& problem) {
   CAPTURE(stage.name);
   CAPTURE(describe(shape));
-  problem.poison_output();
-  problem.launch(stage.launch, shape, nullptr);
-  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  const Check check = problem.check_output();
-  CHECK_MESSAGE(check.passed, check.detail);
-  testing::check_no_stray_writes();
+  testing::check_run(problem, stage.launch, shape, nullptr);
 }
 
 template <class W>

@@ -44,12 +44,7 @@ std::size_t tile_of(const LaunchShape& shape) {
 void check_row(const JoinStage& stage, const LaunchShape& shape, JoinProblem& problem, Workspace& workspace) {
   CAPTURE(stage.name);
   CAPTURE(describe(shape));
-  problem.poison_output();
-  problem.launch(stage.launch, workspace, shape, nullptr);
-  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  const Check check = problem.check_output();
-  CHECK_MESSAGE(check.passed, check.detail);
-  testing::check_no_stray_writes();
+  testing::check_run(problem, stage.launch, workspace, shape, nullptr);
 }
 
 /// Every row of the table at its default shape (and at every sweep shape with @p sweep).

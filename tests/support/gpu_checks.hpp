@@ -1,10 +1,14 @@
 /// @file gpu_checks.hpp
-/// What every GPU test checks after a stage ran: nothing was written outside any device
-/// buffer (the guard zones of device_buffer.hpp).
+/// What every GPU test checks after a stage ran: its output against the reference, and that
+/// nothing was written outside any device buffer (the guard zones of device_buffer.hpp).
 #pragma once
 
+#include <cuda_runtime.h>
 #include <doctest/doctest.h>
 
+#include <utility>
+
+#include "check.hpp"
 #include "device_buffer.hpp"
 
 namespace stepwise::testing {
@@ -13,6 +17,19 @@ namespace stepwise::testing {
 inline void check_no_stray_writes() {
   const Check guards = check_guard_zones();
   CHECK_MESSAGE(guards.passed, guards.detail);
+}
+
+/// One checked run of a stage: poisons @p problem's output, runs
+/// `problem.launch(launch_args...)`, waits for it, then checks the output against the
+/// reference and the guard zones. The caller CAPTUREs what names the run.
+template <class Problem, class... LaunchArgs>
+void check_run(Problem& problem, LaunchArgs&&... launch_args) {
+  problem.poison_output();
+  problem.launch(std::forward<LaunchArgs>(launch_args)...);
+  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+  const Check check = problem.check_output();
+  CHECK_MESSAGE(check.passed, check.detail);
+  check_no_stray_writes();
 }
 
 }  // namespace stepwise::testing
