@@ -128,12 +128,14 @@ std::string vector_section(const RowLengths& lengths, const WarpWork& work, cons
   return out.str();
 }
 
-/// Stage 4 (and stage 5 on irregular rows): the merge cut into equal shares, what each thread gets, the rows it splits.
+/// Stage 4 (and stage 5's merge, on its own tile size): the merge cut into equal shares, what each thread gets, the
+/// rows it splits.
 std::string balanced_section(const CsrMatrix& matrix, const BalancedWork& work) {
   std::ostringstream out;
   const int vt = work.items_per_thread;
-  out << "Stage 4, merge-based (and stage 5 on irregular rows): tiles of " << work.threads_per_tile << " x " << vt
-      << " = " << work.threads_per_tile * vt << " merge items (row ends and nonzeros), " << vt << " per thread\n"
+  out << "Stage 4, merge-based (stage 5's merge alike, on tiles of its own size): tiles of " << work.threads_per_tile
+      << " x " << vt << " = " << work.threads_per_tile * vt << " merge items (row ends and nonzeros), " << vt
+      << " per thread\n"
       << "  " << grouped(work.merge_items) << " merge items (" << grouped(matrix.rows) << " rows + "
       << grouped(static_cast<std::int64_t>(matrix.nnz())) << " nonzeros): " << grouped(work.threads) << " threads, "
       << grouped(work.tiles) << (work.tiles == 1 ? " tile\n" : " tiles\n") << "  nonzeros per thread: min "
@@ -164,6 +166,21 @@ int vector_lanes_for(double mean_row_length) {
 bool rows_are_regular(std::int32_t longest_row, double mean_row_length) {
   return longest_row <= 2.0 * mean_row_length + 32.0;
 }
+
+double near_diagonal_share(const CsrMatrix& matrix) {
+  if (matrix.nnz() == 0) return 1.0;
+  std::int64_t near = 0;
+  for (std::int32_t row = 0; row < matrix.rows; ++row) {
+    const std::int64_t diagonal = static_cast<std::int64_t>(row) * matrix.cols / std::max(matrix.rows, 1);
+    for (std::int64_t j = matrix.offsets[row]; j < matrix.offsets[row + 1]; ++j) {
+      const std::int64_t distance = matrix.columns[j] - diagonal;
+      if (distance <= kBandColumns && distance >= -kBandColumns) ++near;
+    }
+  }
+  return static_cast<double>(near) / static_cast<double>(matrix.nnz());
+}
+
+bool columns_are_banded(double near_diagonal_share) { return near_diagonal_share >= 0.9; }
 
 int tuned_vector_lanes_for(double mean_row_length) {
   int lanes = 8;
@@ -333,16 +350,21 @@ std::string analyze(const CsrMatrix& matrix, const AnalysisShapes& shapes) {
   summary_line("stage 3 vector (" + std::to_string(lanes) + " lanes)", vector.busiest_over_average);
   summary_line("stage 4 merge-based", 1.0);
   const bool regular = rows_are_regular(lengths.max, lengths.mean);
-  summary << "\nStage 5, tuned, on this matrix: "
-          << (regular ? "the rows are regular (the longest, " + std::to_string(lengths.max) +
-                            ", is at most 2 x the mean + 32): " +
-                            (lengths.mean < kShortRowMean
-                                 ? std::string("short (mean below 12), a thread per row")
-                                 : "the unrolled vector kernel, " +
-                                       std::to_string(tuned_vector_lanes_for(lengths.mean)) + " lanes per row")
-                      : "the rows are irregular (the longest, " + std::to_string(lengths.max) +
-                            ", is above 2 x the mean + 32): the merge-based kernel with evict-first streams")
-          << "\n";
+  const double near = near_diagonal_share(matrix);
+  const bool banded = columns_are_banded(near);
+  summary << "\nStage 5, tuned, on this matrix: the rows are "
+          << (regular ? "regular (the longest, " + std::to_string(lengths.max) + ", is at most 2 x the mean + 32)"
+                      : "irregular (the longest, " + std::to_string(lengths.max) + ", is above 2 x the mean + 32)")
+          << "; " << format_fixed(100.0 * near, 1) << " % of the nonzeros lie within " << grouped(kBandColumns)
+          << " columns of the diagonal (" << (banded ? "banded" : "scattered") << "):\n  ";
+  if (regular && banded)
+    summary << (lengths.mean < kShortRowMean
+                    ? std::string("short rows (mean below 12): a thread per row")
+                    : "the unrolled vector kernel, " + std::to_string(tuned_vector_lanes_for(lengths.mean)) +
+                          " lanes per row");
+  else
+    summary << "the merge-based kernel on compact tiles, line-sized stream loads that bypass L1";
+  summary << "\n";
   return text + summary.str();
 }
 

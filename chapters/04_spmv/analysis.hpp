@@ -32,6 +32,20 @@ int vector_lanes_for(double mean_row_length);
 /// at most 2 x the mean + 32), or need the merge-based one.
 bool rows_are_regular(std::int32_t longest_row, double mean_row_length);
 
+/// The half-width of the band around the diagonal that near_diagonal_share counts: 32,768
+/// columns, 128 KiB of float32 x on each side, which L1 and L2 keep while neighbouring rows
+/// read it.
+inline constexpr std::int64_t kBandColumns = 32768;
+
+/// The share of @p matrix's nonzeros whose column lies within kBandColumns of their row's
+/// diagonal (column row x cols / rows, for rectangular matrices too); 1 for no nonzeros.
+double near_diagonal_share(const CsrMatrix& matrix);
+
+/// Stage 5's second question: whether the columns are banded (at least 90 % of the nonzeros
+/// near the diagonal: stencils, most meshes), so that neighbouring rows read the same x from
+/// L1, or scattered (random columns, graphs), so that every nonzero is one L2 request for x.
+bool columns_are_banded(double near_diagonal_share);
+
 /// Stage 5 gives regular rows shorter than this on average a thread each (stage 1's kernel).
 inline constexpr double kShortRowMean = 12.0;
 

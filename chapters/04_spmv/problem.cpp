@@ -29,7 +29,7 @@ double device_bytes_needed(const CsrMatrix& matrix, std::size_t value_bytes) {
   const double tiles = items / kMinTileItems + 2;
   return nnz * (4.0 + static_cast<double>(value_bytes)) + 4.0 * (matrix.rows + 1.0) +
          static_cast<double>(value_bytes) * (static_cast<double>(matrix.rows) + matrix.cols) +
-         tiles * (8.0 + 16.0);  // tile boundaries and carries
+         tiles * (8.0 + 8.0 + 16.0);  // tile boundaries (searched each launch, and kept), carries
 }
 
 template <class T>
@@ -41,9 +41,14 @@ SpmvProblem<T>::SpmvProblem(const CsrMatrix& matrix, std::uint64_t seed)
       values_(converted<T>(matrix.values)),
       x_device_(converted<T>(x_)),
       y_(static_cast<std::size_t>(matrix.rows)),
-      view_{matrix.rows,        matrix.cols,     static_cast<std::int64_t>(matrix.nnz()),
-            offsets_.data(),    columns_.data(), values_.data(),
-            longest_row(matrix)},
+      view_{matrix.rows,
+            matrix.cols,
+            static_cast<std::int64_t>(matrix.nnz()),
+            offsets_.data(),
+            columns_.data(),
+            values_.data(),
+            longest_row(matrix),
+            columns_are_banded(near_diagonal_share(matrix))},
       workspace_(matrix.nnz() + static_cast<std::size_t>(matrix.rows), sizeof(T),
                  make_cusparse_state<T>(view_, x_device_.data(), y_.data())) {
   spmv_reference<T>(matrix_, x_, want_, &scale_);

@@ -9,6 +9,7 @@ namespace stepwise::spmv {
 
 Workspace::Workspace(std::size_t merge_items, std::size_t value_bytes, std::shared_ptr<CusparseState> cusparse)
     : partitions_(merge_items / kMinTileItems + 2),
+      kept_partitions_(merge_items / kMinTileItems + 2),
       carries_((merge_items / kMinTileItems + 1) * 2 * std::max<std::size_t>(value_bytes, 8)),
       cusparse_(std::move(cusparse)) {}
 
@@ -24,6 +25,15 @@ void* Workspace::carries(std::size_t count, std::size_t bytes) {
     throw std::invalid_argument("the workspace holds " + std::to_string(carries_.size()) + " bytes of carries, not " +
                                 std::to_string(count * bytes));
   return carries_.data();
+}
+
+Workspace::KeptPartitions Workspace::kept_partitions(std::size_t tile_items, std::size_t count) {
+  if (count > kept_partitions_.size())
+    throw std::invalid_argument("the workspace keeps " + std::to_string(kept_partitions_.size()) +
+                                " tile boundaries, not " + std::to_string(count));
+  const bool searched = tile_items == kept_tile_items_;
+  kept_tile_items_ = tile_items;
+  return {kept_partitions_.data(), searched};
 }
 
 CusparseState& Workspace::cusparse() {

@@ -1,6 +1,7 @@
 /// @file spmv.cuh
-/// Device pieces the merge-based stages (4 and 5) share: the tile body of Merrill and Garland's
-/// merge-based SpMV, the tile carries and the fix-up kernel that adds them.
+/// Device pieces of the merge-based stages (4 and 5): the tile bodies of Merrill and Garland's
+/// merge-based SpMV (stage 4's MergeSpmvTile, stage 5's CompactMergeSpmvTile), the tile
+/// carries and the fix-up kernel that adds them, and the launches around them.
 ///
 /// The decomposition: SpMV is a merge of two sorted lists, the row ends (offsets[1 .. rows],
 /// B) and the nonzero indices (0, 1, ..., nnz - 1, A, a counting sequence never stored).
@@ -13,11 +14,12 @@
 /// work, whatever the row lengths: a row of a million nonzeros is spread over many threads and
 /// tiles, a run of empty rows costs one item per row.
 ///
-/// A row that crosses a thread boundary gets its pieces added in shared memory (each thread's
-/// last partial sum goes to the row it ends in); a row that crosses a tile boundary leaves a
-/// carry (row, partial sum) per tile, which a fix-up kernel adds to y after the tiles are
-/// done. Both additions are atomic, so y's last bits may change from run to run when rows
-/// cross threads: always within the chapter's tolerance (matrix.hpp).
+/// A row that crosses a thread boundary gets its pieces added in shared memory (stage 4: each
+/// thread's last partial sum goes to the row it ends in, atomically; stage 5: a segmented scan);
+/// a row that crosses a tile boundary leaves a carry (row, partial sum) per tile, which a
+/// fix-up kernel adds to y after the tiles are done. The additions are atomic, so y's last bits
+/// may change from run to run when rows cross tiles (in stage 4, threads too): always within
+/// the chapter's tolerance (matrix.hpp).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -31,6 +33,7 @@
 #include "merge_path.hpp"
 #include "merge_tile.cuh"
 #include "spmv.hpp"
+#include "warp.cuh"
 
 namespace stepwise::spmv {
 
@@ -42,21 +45,6 @@ struct Carry {
   T value;
 };
 
-/// How a merge-based tile reads the matrix's two streams (columns and values, each read once).
-enum class StreamLoads {
-  cached,    ///< plain loads: the lines stay in L2 like any other
-  streaming  ///< ld.global.cs (evict first): the streams pass through L2 without evicting x
-};
-
-/// One element of a stream read as @p kLoads says.
-template <StreamLoads kLoads, class T>
-__device__ __forceinline__ T load_stream(const T* address) {
-  if constexpr (kLoads == StreamLoads::streaming)
-    return __ldcs(address);
-  else
-    return *address;
-}
-
 /// Bytes of MergeSpmvTile's Storage for @p threads x @p items with values of @p value_bytes: per item
 /// a product, a row end and a row sum, plus the tile's carry.
 constexpr std::size_t merge_tile_bytes(int threads, int items, std::size_t value_bytes) {
@@ -66,8 +54,7 @@ constexpr std::size_t merge_tile_bytes(int threads, int items, std::size_t value
 }
 
 /// One tile of the merge-based SpMV: NT threads, VT merge items (row ends and nonzeros) each.
-/// @tparam kLoads how the columns and values are read
-template <int NT, int VT, class T, StreamLoads kLoads>
+template <int NT, int VT, class T>
 struct MergeSpmvTile {
   static constexpr int kTile = NT * VT;
   static_assert(kTile >= kMinTileItems, "the workspace holds the boundaries of tiles of kMinTileItems or more");
@@ -99,8 +86,8 @@ struct MergeSpmvTile {
     for (int i = 0; i < VT; ++i) {
       const int slot = tile::strided_slot(i, threadIdx.x, NT);
       if (slot < nz_count) {
-        column[i] = load_stream<kLoads>(matrix.columns + first_nz + slot);
-        value[i] = load_stream<kLoads>(matrix.values + first_nz + slot);
+        column[i] = matrix.columns[first_nz + slot];
+        value[i] = matrix.values[first_nz + slot];
       }
     }
 #pragma unroll
@@ -152,7 +139,195 @@ struct MergeSpmvTile {
   }
 };
 
-/// Whether MergeSpmvTile<NT, VT, T, ...> fits the 48 KiB of static shared memory a block may have.
+/// The L2 policy "evict first" (createpolicy), for loads of data read once.
+__device__ __forceinline__ std::uint64_t evict_first_policy() {
+  std::uint64_t policy;
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+
+/// Loads of a stream read once: not allocated in L1 (ld.global.nc.L1::no_allocate), so the lines
+/// of the stream never evict x's lines there, and evicted first from L2, so they do not evict x's
+/// lines there either.
+__device__ __forceinline__ std::int32_t load_bypassing_l1(const std::int32_t* address) {
+  std::int32_t value;
+  asm("ld.global.nc.L1::no_allocate.L2::cache_hint.b32 %0, [%1], %2;"
+      : "=r"(value)
+      : "l"(address), "l"(evict_first_policy()));
+  return value;
+}
+/// @copydoc load_bypassing_l1(const std::int32_t*)
+__device__ __forceinline__ float load_bypassing_l1(const float* address) {
+  float value;
+  asm("ld.global.nc.L1::no_allocate.L2::cache_hint.f32 %0, [%1], %2;"
+      : "=f"(value)
+      : "l"(address), "l"(evict_first_policy()));
+  return value;
+}
+/// @copydoc load_bypassing_l1(const std::int32_t*)
+__device__ __forceinline__ double load_bypassing_l1(const double* address) {
+  double value;
+  asm("ld.global.nc.L1::no_allocate.L2::cache_hint.f64 %0, [%1], %2;"
+      : "=d"(value)
+      : "l"(address), "l"(evict_first_policy()));
+  return value;
+}
+
+/// Stage 5's tile of the merge-based SpMV: MergeSpmvTile's decomposition in less shared memory
+/// (4 bytes an item in float32, 8 in float64, against 12 and 20) with line-sized stream loads. What changed, and why
+/// (README, stage 5):
+/// - One buffer of NT x VT slots holds the tile's row ends and then its products (a tile's rows
+///   and nonzeros are NT x VT items together), later the sums of its rows. A thread keeps the
+///   sums of the rows it ends in registers until every thread is done reading the buffer.
+/// - A row split between threads has its pieces added by a segmented scan of the threads'
+///   last partial sums (shuffles within a warp, one shared slot per warp across them) instead
+///   of shared-memory atomics: no row_sums array, and the same sums in every run.
+/// - The columns and values are read from the 128-byte line below the tile's first nonzero:
+///   every warp-wide load is one whole line, one L2 request, where a load that straddles two
+///   lines costs two. On random columns L2's request rate is the bound, so requests are time.
+/// - They bypass L1 (load_bypassing_l1), which holds x's lines only.
+/// The smaller tile leaves the SM's L1 to x and lets more tiles run at once.
+template <int NT, int VT, class T>
+struct CompactMergeSpmvTile {
+  static constexpr int kTile = NT * VT;
+  static constexpr int kWarps = NT / 32;
+  /// Elements of the 128-byte line the loads start from (32 int32 columns; 32 values are one
+  /// float32 line or two float64 lines).
+  static constexpr int kLineElements = 32;
+  static_assert(kTile >= kMinTileItems, "the workspace holds the boundaries of tiles of kMinTileItems or more");
+  static_assert(NT % 32 == 0 && NT <= 1024, "whole warps");
+  static_assert(VT <= 32, "a thread marks the rows it ends in a 32-bit mask");
+
+  /// The tile's shared memory.
+  struct Storage {
+    /// Row ends (int32, the first row_count x 4 bytes), then the products (T, from the next
+    /// multiple of sizeof(T)); after the walk, the row sums (T, from the start).
+    alignas(16) unsigned char slots[(kTile + 1) * sizeof(T)];
+    std::int32_t warp_rows[kWarps];  ///< each warp's last thread's open row
+    T warp_sums[kWarps];             ///< and the partial sum of that row within the warp
+  };
+
+  /// Runs tile blockIdx.x: writes y of every row that ends in the tile, and the tile's carry.
+  __device__ static void run(const CsrView<T>& matrix, const T* __restrict__ x, T* __restrict__ y,
+                             const std::int64_t* __restrict__ partitions, Carry<T>* __restrict__ carries,
+                             Storage& storage) {
+    const MergeRange<std::int64_t> range = this_tile_range(matrix.nnz, matrix.rows, kTile, partitions);
+    const int nz_count = static_cast<int>(range.a_count());
+    const int row_count = static_cast<int>(range.b_count());
+    const std::int64_t first_nz = range.a_begin;
+    constexpr int kValueBytes = static_cast<int>(sizeof(T));
+    std::int32_t* row_ends = reinterpret_cast<std::int32_t*>(storage.slots);
+    T* products = reinterpret_cast<T*>(storage.slots) + (row_count * 4 + kValueBytes - 1) / kValueBytes;
+
+    // 1. Loads: the columns and values from the line below the first nonzero (VT + 1 steps cover
+    //    the shift), all in flight before the gathers of x; the row ends, coalesced.
+    const int shift = static_cast<int>(first_nz % kLineElements);
+    std::int32_t column[VT + 1];
+    T value[VT + 1];
+#pragma unroll
+    for (int i = 0; i <= VT; ++i) {
+      const int slot = tile::strided_slot(i, threadIdx.x, NT) - shift;
+      if (slot >= 0 && slot < nz_count) {
+        column[i] = load_bypassing_l1(matrix.columns + first_nz + slot);
+        value[i] = load_bypassing_l1(matrix.values + first_nz + slot);
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < VT; ++i) {
+      const int slot = tile::strided_slot(i, threadIdx.x, NT);
+      if (slot < row_count)
+        row_ends[slot] = static_cast<std::int32_t>(matrix.offsets[range.b_begin + 1 + slot] - first_nz);
+    }
+#pragma unroll
+    for (int i = 0; i <= VT; ++i) {
+      const int slot = tile::strided_slot(i, threadIdx.x, NT) - shift;
+      if (slot >= 0 && slot < nz_count) products[slot] = value[i] * __ldg(x + column[i]);
+    }
+    __syncthreads();
+
+    // 2. The walk of stage 4: a nonzero adds its product, a row end keeps the running sum (in
+    //    sums[i], marked in `ends`) and starts the next row.
+    const int diagonal = min(VT * static_cast<int>(threadIdx.x), nz_count + row_count);
+    const CountingIterator<int> nonzeros{0};
+    int nz = merge_path<Bounds::upper>(nonzeros, nz_count, row_ends, row_count, diagonal, Less{});
+    int row = diagonal - nz;
+    const int first_row = row;
+    T running = T(0);
+    T sums[VT];
+    unsigned ends = 0;
+#pragma unroll
+    for (int i = 0; i < VT; ++i) {
+      sums[i] = running;
+      if (nz < nz_count && (row >= row_count || nz < row_ends[row])) {
+        running += products[nz++];
+      } else if (row < row_count) {
+        ends |= 1u << i;
+        running = T(0);
+        ++row;
+      }
+    }
+
+    // 3. The segmented scan: each thread's last partial sum belongs to the row it stopped in
+    //    (`row`), which the next threads continue. Rows never decrease from thread to thread, so
+    //    equal rows are neighbours and an inclusive scan that adds only across equal rows sums
+    //    every piece of a row split between threads.
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    T inclusive = running;
+#pragma unroll
+    for (int offset = 1; offset < 32; offset *= 2) {
+      const int before_row = __shfl_up_sync(kFullWarp, row, offset);
+      const T before_sum = __shfl_up_sync(kFullWarp, inclusive, offset);
+      if (lane >= offset && before_row == row) inclusive += before_sum;
+    }
+    if (lane == 31) {
+      storage.warp_rows[warp] = row;
+      storage.warp_sums[warp] = inclusive;
+    }
+    __syncthreads();       // every warp's last sum is out, and every thread is done with the buffer
+    int carried_row = -1;  // the open row at the end of the warps before this one, and its sum
+    T carried_sum = T(0);
+    for (int w = 0; w < warp; ++w) {
+      carried_sum = storage.warp_rows[w] == carried_row ? carried_sum + storage.warp_sums[w] : storage.warp_sums[w];
+      carried_row = storage.warp_rows[w];
+    }
+    const int first_lane_row = __shfl_sync(kFullWarp, row, 0);
+    const int previous_row = __shfl_up_sync(kFullWarp, row, 1);
+    const T previous_sum = __shfl_up_sync(kFullWarp, inclusive, 1);
+    // What the threads before this one add to the row it started in.
+    T before = lane > 0 && previous_row == first_row ? previous_sum : T(0);
+    if ((lane == 0 || first_lane_row == first_row) && carried_row == first_row) before += carried_sum;
+
+    // 4. The row sums into the buffer, then coalesced stores; the last thread's scan total is
+    //    the tile's carry when its row is still open.
+    T* row_sums = reinterpret_cast<T*>(storage.slots);
+    int sum_row = first_row;
+#pragma unroll
+    for (int i = 0; i < VT; ++i) {
+      if ((ends >> i) & 1u) {
+        row_sums[sum_row] = sum_row == first_row ? sums[i] + before : sums[i];
+        ++sum_row;
+      }
+    }
+    if (threadIdx.x == NT - 1) {
+      const bool open = row == row_count && range.b_end < matrix.rows;
+      const T total = inclusive + (first_lane_row == row && carried_row == row ? carried_sum : T(0));
+      carries[blockIdx.x] = {open ? static_cast<std::int32_t>(range.b_end) : -1, open ? total : T(0)};
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < VT; ++i) {
+      const int slot = tile::strided_slot(i, threadIdx.x, NT);
+      if (slot < row_count) y[range.b_begin + slot] = row_sums[slot];
+    }
+  }
+};
+
+/// Whether CompactMergeSpmvTile<NT, VT, T> fits the 48 KiB of static shared memory a block may have.
+template <int NT, int VT, class T>
+inline constexpr bool kCompactTileFits = sizeof(typename CompactMergeSpmvTile<NT, VT, T>::Storage) <= 48 * 1024;
+
+/// Whether MergeSpmvTile<NT, VT, T> fits the 48 KiB of static shared memory a block may have.
 template <int NT, int VT, class T>
 inline constexpr bool kMergeTileFits = merge_tile_bytes(NT, VT, sizeof(T)) <= 48 * 1024;
 
@@ -174,26 +349,42 @@ __global__ void add_tile_carries(const Carry<T>* __restrict__ carries, std::int6
   if (carry.row >= 0 && carry.value != T(0)) atomicAdd(y + carry.row, carry.value);
 }
 
-/// The merge-based SpMV with tiles of NT x VT items, its partition kernel before it and the
-/// carry fix-up after it: three launches on @p stream.
-template <int NT, int VT, StreamLoads kLoads, class T, class Kernel>
-void launch_merge_spmv(Kernel kernel, const CsrView<T>& matrix, const T* x, T* y, Workspace& workspace,
-                       cudaStream_t stream) {
-  constexpr int kTile = NT * VT;
-  if (matrix.rows == 0) return;
-  const std::size_t total = static_cast<std::size_t>(matrix.nnz) + static_cast<std::size_t>(matrix.rows);
-  const std::size_t tiles = ceil_div(total, kTile);
-  std::int64_t* partitions = workspace.partitions(merge_partition_count(total, kTile));
-  auto* carries = static_cast<Carry<T>*>(workspace.carries(tiles, sizeof(Carry<T>)));
+/// Enqueues the search of where the merge path of @p matrix crosses every @p tile_items-th
+/// diagonal: the tile boundaries (merge_partition_count of them) into @p partitions.
+template <class T>
+void search_tile_boundaries(const CsrView<T>& matrix, int tile_items, std::int64_t* partitions, cudaStream_t stream) {
   launch_merge_path_partitions<Bounds::upper>(CountingIterator<std::int64_t>{0}, matrix.nnz, matrix.offsets + 1,
-                                              static_cast<std::int64_t>(matrix.rows), kTile, partitions, Less{},
+                                              static_cast<std::int64_t>(matrix.rows), tile_items, partitions, Less{},
                                               stream);
+}
+
+/// Enqueues the merge-based SpMV's tiles of NT x VT items, whose boundaries are in
+/// @p partitions, and the carry fix-up after them: two launches on @p stream.
+template <int NT, int VT, class T, class Kernel>
+void launch_merge_tiles(Kernel kernel, const CsrView<T>& matrix, const T* x, T* y, const std::int64_t* partitions,
+                        Workspace& workspace, cudaStream_t stream) {
+  const std::size_t total = static_cast<std::size_t>(matrix.nnz) + static_cast<std::size_t>(matrix.rows);
+  const std::size_t tiles = ceil_div(total, NT * VT);
+  auto* carries = static_cast<Carry<T>*>(workspace.carries(tiles, sizeof(Carry<T>)));
   kernel<<<grid_of(tiles), NT, 0, stream>>>(matrix, x, y, partitions, carries);
   STEPWISE_CHECK_LAUNCH();
   constexpr int kFixupThreads = 256;
   add_tile_carries<<<grid_of(ceil_div(tiles, kFixupThreads)), kFixupThreads, 0, stream>>>(
       carries, static_cast<std::int64_t>(tiles), y);
   STEPWISE_CHECK_LAUNCH();
+}
+
+/// The merge-based SpMV with tiles of NT x VT items as stage 4 runs it: the search of the tile
+/// boundaries, the tiles and the carry fix-up, three launches on @p stream.
+template <int NT, int VT, class T, class Kernel>
+void launch_merge_spmv(Kernel kernel, const CsrView<T>& matrix, const T* x, T* y, Workspace& workspace,
+                       cudaStream_t stream) {
+  constexpr int kTile = NT * VT;
+  if (matrix.rows == 0) return;
+  const std::size_t total = static_cast<std::size_t>(matrix.nnz) + static_cast<std::size_t>(matrix.rows);
+  std::int64_t* partitions = workspace.partitions(merge_partition_count(total, kTile));
+  search_tile_boundaries(matrix, kTile, partitions, stream);
+  launch_merge_tiles<NT, VT>(kernel, matrix, x, y, partitions, workspace, stream);
 }
 
 }  // namespace stepwise::spmv

@@ -33,6 +33,8 @@ struct CsrView {
   /// The longest row: host-side knowledge of the matrix, found once when the matrix is made (as
   /// cuSPARSE's preprocessing analyses it once), which stage 5 uses to pick its kernel.
   std::int32_t longest_row = 0;
+  /// Whether the columns are banded (analysis.hpp's columns_are_banded): found with longest_row.
+  bool banded = false;
 };
 
 /// cuSPARSE's handle, descriptors and buffers for one matrix and one pair of vectors
@@ -60,8 +62,24 @@ class Workspace {
   /// @throws std::invalid_argument when the workspace has no cuSPARSE state.
   CusparseState& cusparse();
 
+  /// Tile boundaries kept from one launch to the next (stage 5). Where the merge path cuts a
+  /// matrix into tiles depends on nothing but its row offsets and the tile size, so they can be
+  /// searched once per matrix, as cusparseSpMV_preprocess analyses the matrix once for the
+  /// library rows. A buffer of its own (stage 4's search, every launch, never overwrites it).
+  struct KeptPartitions {
+    std::int64_t* data = nullptr;
+    bool searched = false;  ///< data already holds the boundaries for this tile size
+  };
+  /// Room for @p count boundaries of tiles of @p tile_items items; `searched` is false the first
+  /// time a tile size is asked for (and after another was): the caller then enqueues the search
+  /// before its first use, on the stream of its launches.
+  /// @throws std::invalid_argument when the workspace is too small.
+  KeptPartitions kept_partitions(std::size_t tile_items, std::size_t count);
+
  private:
   DeviceBuffer<std::int64_t> partitions_;
+  DeviceBuffer<std::int64_t> kept_partitions_;
+  std::size_t kept_tile_items_ = 0;  ///< the tile size kept_partitions_ holds (0: none)
   DeviceBuffer<unsigned char> carries_;
   std::shared_ptr<CusparseState> cusparse_;
 };

@@ -721,6 +721,30 @@ TEST_CASE("vector_lanes_for: the smallest power of two from 2 to 32 at or above 
   CHECK(vector_lanes_for(1000.0) == 32);
 }
 
+TEST_CASE("near_diagonal_share and columns_are_banded: stage 5's second question, counted by hand") {
+  CHECK(near_diagonal_share(generate_matrix("lecture", 1)) == 1.0);        // 4 columns: all near
+  CHECK(near_diagonal_share(generate_matrix("uniform:100:0", 1)) == 1.0);  // no nonzeros
+  CHECK(near_diagonal_share(generate_matrix("stencil27:8x8x8", 1)) == 1.0);
+
+  CsrMatrix wide;  // 2 x 200,000: row 0's diagonal is column 0, row 1's column 100,000
+  wide.rows = 2;
+  wide.cols = 200000;
+  wide.offsets = {0, 3, 6};
+  wide.columns = {0, 32768, 32769, 67231, 67232, 132768};  // near: 0, 32768 | 67232, 132768
+  wide.values.assign(6, 1.0);
+  validate(wide);
+  CHECK(near_diagonal_share(wide) == doctest::Approx(4.0 / 6.0));
+
+  // Random columns over 4 Mi: about 2 x 32,768 / 4 Mi of them are near.
+  const double scattered = near_diagonal_share(generate_matrix("uniform:4194304x4194304:1", 3));
+  CHECK(scattered > 0.01);
+  CHECK(scattered < 0.02);
+  CHECK_FALSE(columns_are_banded(scattered));
+  CHECK(columns_are_banded(0.9));
+  CHECK_FALSE(columns_are_banded(0.8999));
+  CHECK(columns_are_banded(1.0));
+}
+
 TEST_CASE("analysis of the lecture's example, counted by hand") {
   const CsrMatrix lecture = generate_matrix("lecture", 1);
   const RowLengths lengths = row_lengths(lecture);  // 2, 0, 3, 2

@@ -84,6 +84,28 @@ TEST_CASE("merge totals (rows + nonzeros) at every tile edge +- 1") {
     check_spec("uniform:" + std::to_string(tile + 1) + ":0");
     check_spec("uniform:" + std::to_string(tile / 2) + ":1");
     check_spec("uniform:" + std::to_string(tile / 2 + 1) + ":1");
+    // Irregular rows (one of 40 nonzeros, the rest empty), which stage 5 gives its merge too.
+    check_spec("huge-row:" + std::to_string(tile - 41) + ":0:40");
+    check_spec("huge-row:" + std::to_string(tile - 39) + ":0:40");
+  }
+}
+
+TEST_CASE("scattered regular rows: stage 5's merge on random columns, wide and square") {
+  check_spec("uniform:20001x4194304:16");
+  check_spec("uniform:3001x1000000:1");
+}
+
+TEST_CASE("stage 5 keeps its tile boundaries: the same shape again, another shape, then the first again") {
+  const std::uint64_t seed = fresh_seed();
+  const CsrMatrix matrix = generate_matrix("rmat:14:16", seed);
+  SpmvProblem<float> problem(matrix, seed);
+  const SpmvStage<float>& tuned = spmv_stages<float>()[4];
+  REQUIRE(tuned.name == "tuned");
+  REQUIRE(tuned.sweep.size() > 1);
+  const LaunchShape other = tuned.sweep.front() == tuned.shape ? tuned.sweep.back() : tuned.sweep.front();
+  for (const LaunchShape& shape : {tuned.shape, tuned.shape, tuned.shape, other, other, tuned.shape, tuned.shape}) {
+    INFO(describe(shape));
+    testing::check_run(problem, tuned.launch, shape, nullptr);
   }
 }
 

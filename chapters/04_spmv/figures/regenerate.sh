@@ -45,6 +45,7 @@ case "$mode" in
     }
     loads=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
     loads+=,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,dram__bytes_read.sum,gpu__time_duration.sum
+    loads+=,lts__t_requests_srcunit_tex.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed
     lanes=smsp__thread_inst_executed_per_inst_executed.ratio,sm__warps_active.avg.pct_of_peak_sustained_active
     lanes+=,gpu__time_duration.sum
     shared=l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
@@ -56,9 +57,9 @@ case "$mode" in
       profile "${name}_shared_cache" spmv_shared_slice "$shared,$loads" --matrix "$matrix" --stage 2
       profile "${name}_vector" spmv_lanes_per_row "$loads,$lanes" --matrix "$matrix" --stage 3
       profile "${name}_merge" spmv_merge_tiles "$loads,$lanes,$shared" --matrix "$matrix" --stage 4
-      profile "${name}_tuned" 'spmv_lanes_unrolled|spmv_merge_tiles_streaming' "$loads,$lanes,$shared" \
+      profile "${name}_tuned" 'spmv_lanes_unrolled|spmv_short_rows|spmv_compact_tiles' "$loads,$lanes,$shared" \
         --matrix "$matrix" --stage 5
-      ncu --clock-control none --metrics "$loads,$lanes" -c 8 --csv --log-file "$reports/ncu_${name}_cusparse.csv" \
+      ncu --clock-control none --metrics "$loads,$lanes" -k "regex:csrmv|partition|fixup" -c 8 --csv --log-file "$reports/ncu_${name}_cusparse.csv" \
         "$spmv" --reps 1 --warmup 0 --matrix "$matrix" --stage lib > /dev/null
     done
     ;;

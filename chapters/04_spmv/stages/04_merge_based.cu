@@ -27,7 +27,7 @@ template <int NT, int VT, class T>
 __global__ void __launch_bounds__(NT)
     spmv_merge_tiles(const CsrView<T> matrix, const T* __restrict__ x, T* __restrict__ y,
                      const std::int64_t* __restrict__ partitions, Carry<T>* __restrict__ carries) {
-  using Tile = MergeSpmvTile<NT, VT, T, StreamLoads::cached>;
+  using Tile = MergeSpmvTile<NT, VT, T>;
   __shared__ typename Tile::Storage storage;
   Tile::run(matrix, x, y, partitions, carries, storage);
 }
@@ -40,8 +40,7 @@ void launch(const CsrView<T>& matrix, const T* x, T* y, Workspace& workspace, co
       constexpr int kNT = decltype(threads)::value;
       constexpr int kVT = decltype(values)::value;
       if constexpr (kMergeTileFits<kNT, kVT, T>)
-        launch_merge_spmv<kNT, kVT, StreamLoads::cached>(spmv_merge_tiles<kNT, kVT, T>, matrix, x, y, workspace,
-                                                         stream);
+        launch_merge_spmv<kNT, kVT>(spmv_merge_tiles<kNT, kVT, T>, matrix, x, y, workspace, stream);
       else
         throw std::invalid_argument("a tile of " + describe(shape) + " does not fit 48 KiB of shared memory");
     });

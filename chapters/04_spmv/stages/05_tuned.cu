@@ -1,27 +1,28 @@
-// Stage 5, tuned: no single kernel is best for every matrix, so the stage looks at the rows
-// first (their longest and mean length, known on the host once per matrix) and picks.
+// Stage 5, tuned: no single kernel is best for every matrix, so the stage looks at the matrix
+// first (its longest and mean row and where its columns lie, known on the host once per matrix)
+// and picks.
 //
 // Changed from stages 3 and 4, what the sweeps and counters of the README showed:
-// - Regular rows (the longest at most 2 x the mean + 32: stencils, uniform rows) need no load
-//   balancing, and stage 4's merge pays for what they do not need (the partition search, the
-//   products' round trip through shared memory, two barriers per tile).
-//   - Short regular rows (a mean below 12) take stage 1's thread per row: neighbouring rows
-//     are neighbours in memory, so what one step of a warp's loop leaves in L1 the next steps
-//     use, and no lane idles in a group or waits in a shuffle (the 2-D 5-point stencil runs
-//     at 93 % of the copy this way).
-//   - Longer regular rows take stage 3's vector kernel, with each lane's next four nonzeros
-//     loaded before any is used (four loads of columns and values, then four gathers of x,
-//     in flight at once instead of one), read "evict first" (ld.global.cs), and a smaller
-//     group per row than stage 3 (a quarter of the mean row, at least 8 lanes).
-// - Irregular rows (power-law graphs, a huge row) take stage 4's merge-based kernel on tiles
-//   of 128 x 9 items (128 x 7 in float64, whose items take 20 bytes of shared memory against
-//   12: on the R-MAT matrix 0.81 ms against 0.86 at 128 x 9), with two changes: the matrix's
-//   streams are read "evict first" (ld.global.cs), so that the lines of x, read again and
-//   again, are the ones L2 keeps (on the R-MAT matrix the kernel's DRAM reads fall from 637 to
-//   560 MB); and the shared-memory carveout is set for only blocks_per_sm tiles per SM (8),
-//   which leaves the rest of the SM's 256 KiB to L1. At full occupancy, tiles of 9 items per
-//   thread take 1.6x longer than tiles of 7 on that matrix; with the carveout they are the
-//   fastest shape in float32 (the README's sweep).
+// - Banded regular rows (the longest at most 2 x the mean + 32, 90 % of the nonzeros within
+//   32,768 columns of the diagonal: stencils) need no load balancing, and neighbouring rows
+//   read the same x from L1; stage 4's merge pays for what they do not need.
+//   - Short ones (a mean below 12) take stage 1's thread per row: what one step of a warp's
+//     loop leaves in L1 the next steps use, and no lane idles in a group (the 2-D 5-point
+//     stencil runs at 93 % of the copy this way).
+//   - Longer ones take stage 3's vector kernel, with each lane's next four nonzeros loaded
+//     before any is used (four loads of columns and values, then four gathers of x in flight
+//     at once instead of one), read "evict first" (ld.global.cs), and a smaller group per row
+//     than stage 3 (a quarter of the mean row, at least 8 lanes).
+// - Everything else (power-law graphs, a huge row, random columns) takes the merge-based SpMV
+//   on CompactMergeSpmvTile (spmv.cuh). Each nonzero there gathers x from a random 32-byte
+//   sector, one L2 request, and L2's request rate is the bound (ncu: L2 at 96-98 % of its
+//   peak), so the tile spends as few other requests as it can: its warps load the matrix's
+//   streams in whole 128-byte lines, one request each, bypassing L1 and evicted first from L2
+//   so that both caches keep x; it holds 4 bytes of shared memory an item (8 in float64)
+//   against stage 4's 12 (20), which leaves L1 to x. And its tile boundaries depend only on the
+//   matrix, so they are searched once per matrix and tile size and kept (Workspace::
+//   kept_partitions), as cusparseSpMV_preprocess analyses the matrix once for the library rows:
+//   a timed run is the tiles and the carry fix-up, two launches.
 #include <algorithm>
 #include <stdexcept>
 
@@ -34,12 +35,18 @@
 namespace stepwise::spmv {
 namespace {
 
-using Threads = IntList<128, 256>;
-using Values = IntList<7, 9>;
+using Threads = IntList<128, 256, 512>;
+using Values = IntList<5, 7, 9>;
 using Lanes = IntList<8, 16, 32>;
 
 /// Nonzeros each lane loads before it uses any (the vector kernel's unrolling).
 constexpr int kUnroll = 4;
+
+/// Threads per block of the banded rows' kernels, whatever the shape (whose threads and items
+/// size the merge tile), as measured on the 27-point stencil (H100): in float32 128 (0.3407 ms
+/// against 0.3442 at 256), in float64 256 (0.5339 ms against 0.5448 at 128).
+template <class T>
+inline constexpr int kBandedThreads = sizeof(T) == 8 ? 256 : 128;
 
 template <int L, class T>
 __global__ void spmv_lanes_unrolled(const CsrView<T> matrix, const T* __restrict__ x, T* __restrict__ y) {
@@ -79,9 +86,9 @@ __global__ void spmv_short_rows(const CsrView<T> matrix, const T* __restrict__ x
 
 template <int NT, int VT, class T>
 __global__ void __launch_bounds__(NT)
-    spmv_merge_tiles_streaming(const CsrView<T> matrix, const T* __restrict__ x, T* __restrict__ y,
-                               const std::int64_t* __restrict__ partitions, Carry<T>* __restrict__ carries) {
-  using Tile = MergeSpmvTile<NT, VT, T, StreamLoads::streaming>;
+    spmv_compact_tiles(const CsrView<T> matrix, const T* __restrict__ x, T* __restrict__ y,
+                       const std::int64_t* __restrict__ partitions, Carry<T>* __restrict__ carries) {
+  using Tile = CompactMergeSpmvTile<NT, VT, T>;
   __shared__ typename Tile::Storage storage;
   Tile::run(matrix, x, y, partitions, carries, storage);
 }
@@ -129,18 +136,25 @@ void launch(const CsrView<T>& matrix, const T* x, T* y, Workspace& workspace, co
   if (shape.blocks_per_sm < 1) throw std::invalid_argument("blocks per SM must be at least 1");
   if (matrix.rows == 0) return;
   const double mean = static_cast<double>(matrix.nnz) / static_cast<double>(matrix.rows);
-  if (rows_are_regular(matrix.longest_row, mean)) {
-    launch_vector(matrix, x, y, shape.threads, stream);
+  if (matrix.banded && rows_are_regular(matrix.longest_row, mean)) {
+    launch_vector(matrix, x, y, kBandedThreads<T>, stream);
     return;
   }
   dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
     dispatch(shape.items, Values{}, "items per thread", [&](auto values) {
       constexpr int kNT = decltype(threads)::value;
       constexpr int kVT = decltype(values)::value;
-      constexpr auto kKernel = spmv_merge_tiles_streaming<kNT, kVT, T>;
-      carve_shared_for<kKernel>(shape.blocks_per_sm,
-                                sizeof(typename MergeSpmvTile<kNT, kVT, T, StreamLoads::streaming>::Storage));
-      launch_merge_spmv<kNT, kVT, StreamLoads::streaming>(kKernel, matrix, x, y, workspace, stream);
+      if constexpr (kCompactTileFits<kNT, kVT, T>) {
+        constexpr auto kKernel = spmv_compact_tiles<kNT, kVT, T>;
+        carve_shared_for<kKernel>(shape.blocks_per_sm, sizeof(typename CompactMergeSpmvTile<kNT, kVT, T>::Storage));
+        constexpr int kTile = kNT * kVT;
+        const std::size_t total = static_cast<std::size_t>(matrix.nnz) + static_cast<std::size_t>(matrix.rows);
+        const Workspace::KeptPartitions kept = workspace.kept_partitions(kTile, merge_partition_count(total, kTile));
+        if (!kept.searched) search_tile_boundaries(matrix, kTile, kept.data, stream);
+        launch_merge_tiles<kNT, kVT>(kKernel, matrix, x, y, kept.data, workspace, stream);
+      } else {
+        throw std::invalid_argument("a tile of " + describe(shape) + " does not fit 48 KiB of shared memory");
+      }
     });
   });
 }
@@ -152,10 +166,10 @@ SpmvStage<T> spmv_tuned() {
   SpmvStage<T> stage;
   stage.name = "tuned";
   stage.lesson =
-      "by the rows: regular ones a vector kernel with 4 loads in flight per lane, irregular ones stage 4 "
-      "with evict-first streams and L1 left for x";
-  stage.shape = sizeof(T) == 8 ? LaunchShape{128, 7, 8} : LaunchShape{128, 9, 8};
-  stage.sweep = shape_grid(Threads::values(), Values::values(), {6, 8, 12, 16});
+      "by the matrix: banded regular rows a vector kernel with 4 loads in flight per lane, the rest a compact "
+      "merge tile whose stream loads are whole lines that bypass L1, its tile boundaries searched once";
+  stage.shape = sizeof(T) == 8 ? LaunchShape{256, 7, 4} : LaunchShape{256, 5, 4};
+  stage.sweep = shape_grid(Threads::values(), Values::values(), {4, 6, 8});
   stage.launch = launch<T>;
   return stage;
 }
