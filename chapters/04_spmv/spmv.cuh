@@ -139,38 +139,52 @@ struct MergeSpmvTile {
   }
 };
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 /// The L2 policy "evict first" (createpolicy), for loads of data read once.
 __device__ __forceinline__ std::uint64_t evict_first_policy() {
   std::uint64_t policy;
   asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
   return policy;
 }
+#endif
 
 /// Loads of a stream read once: not allocated in L1 (ld.global.nc.L1::no_allocate), so the lines
 /// of the stream never evict x's lines there, and evicted first from L2, so they do not evict x's
-/// lines there either.
+/// lines there either. Both need sm_80; older GPUs get ld.global.cs (evict first, allocated in L1).
 __device__ __forceinline__ std::int32_t load_bypassing_l1(const std::int32_t* address) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   std::int32_t value;
   asm("ld.global.nc.L1::no_allocate.L2::cache_hint.b32 %0, [%1], %2;"
       : "=r"(value)
       : "l"(address), "l"(evict_first_policy()));
   return value;
+#else
+  return __ldcs(address);
+#endif
 }
 /// @copydoc load_bypassing_l1(const std::int32_t*)
 __device__ __forceinline__ float load_bypassing_l1(const float* address) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   float value;
   asm("ld.global.nc.L1::no_allocate.L2::cache_hint.f32 %0, [%1], %2;"
       : "=f"(value)
       : "l"(address), "l"(evict_first_policy()));
   return value;
+#else
+  return __ldcs(address);
+#endif
 }
 /// @copydoc load_bypassing_l1(const std::int32_t*)
 __device__ __forceinline__ double load_bypassing_l1(const double* address) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   double value;
   asm("ld.global.nc.L1::no_allocate.L2::cache_hint.f64 %0, [%1], %2;"
       : "=d"(value)
       : "l"(address), "l"(evict_first_policy()));
   return value;
+#else
+  return __ldcs(address);
+#endif
 }
 
 /// Stage 5's tile of the merge-based SpMV: MergeSpmvTile's decomposition in less shared memory
