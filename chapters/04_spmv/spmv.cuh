@@ -26,6 +26,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "check.hpp"
@@ -148,39 +149,28 @@ __device__ __forceinline__ std::uint64_t evict_first_policy() {
 }
 #endif
 
-/// Loads of a stream read once: not allocated in L1 (ld.global.nc.L1::no_allocate), so the lines
-/// of the stream never evict x's lines there, and evicted first from L2, so they do not evict x's
-/// lines there either. Both need sm_80; older GPUs get ld.global.cs (evict first, allocated in L1).
-__device__ __forceinline__ std::int32_t load_bypassing_l1(const std::int32_t* address) {
+/// A load of a stream read once (int32, float or double): not allocated in L1
+/// (ld.global.nc.L1::no_allocate), so the lines of the stream never evict x's lines there, and
+/// evicted first from L2, so they do not evict x's lines there either. Both need sm_80; older
+/// GPUs get ld.global.cs (evict first, allocated in L1).
+template <class T>
+__device__ __forceinline__ T load_bypassing_l1(const T* address) {
+  static_assert(std::is_same_v<T, std::int32_t> || std::is_same_v<T, float> || std::is_same_v<T, double>,
+                "int32, float or double");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  std::int32_t value;
-  asm("ld.global.nc.L1::no_allocate.L2::cache_hint.b32 %0, [%1], %2;"
-      : "=r"(value)
-      : "l"(address), "l"(evict_first_policy()));
-  return value;
-#else
-  return __ldcs(address);
-#endif
-}
-/// @copydoc load_bypassing_l1(const std::int32_t*)
-__device__ __forceinline__ float load_bypassing_l1(const float* address) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  float value;
-  asm("ld.global.nc.L1::no_allocate.L2::cache_hint.f32 %0, [%1], %2;"
-      : "=f"(value)
-      : "l"(address), "l"(evict_first_policy()));
-  return value;
-#else
-  return __ldcs(address);
-#endif
-}
-/// @copydoc load_bypassing_l1(const std::int32_t*)
-__device__ __forceinline__ double load_bypassing_l1(const double* address) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  double value;
-  asm("ld.global.nc.L1::no_allocate.L2::cache_hint.f64 %0, [%1], %2;"
-      : "=d"(value)
-      : "l"(address), "l"(evict_first_policy()));
+  T value;
+  if constexpr (std::is_same_v<T, double>)
+    asm("ld.global.nc.L1::no_allocate.L2::cache_hint.f64 %0, [%1], %2;"
+        : "=d"(value)
+        : "l"(address), "l"(evict_first_policy()));
+  else if constexpr (std::is_same_v<T, float>)
+    asm("ld.global.nc.L1::no_allocate.L2::cache_hint.f32 %0, [%1], %2;"
+        : "=f"(value)
+        : "l"(address), "l"(evict_first_policy()));
+  else
+    asm("ld.global.nc.L1::no_allocate.L2::cache_hint.b32 %0, [%1], %2;"
+        : "=r"(value)
+        : "l"(address), "l"(evict_first_policy()));
   return value;
 #else
   return __ldcs(address);
