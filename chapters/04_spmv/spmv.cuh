@@ -178,14 +178,14 @@ __device__ __forceinline__ T load_bypassing_l1(const T* address) {
 }
 
 /// Stage 5's tile of the merge-based SpMV: MergeSpmvTile's decomposition in less shared memory
-/// (4 bytes an item in float32, 8 in float64, against 12 and 20) with line-sized stream loads. What changed, and why
-/// (README, stage 5):
+/// (4 bytes an item in float32, 8 in float64, against 12 and 20) with line-sized stream loads.
+/// What changed, and why (README, stage 5):
 /// - One buffer of NT x VT slots holds the tile's row ends and then its products (a tile's rows
 ///   and nonzeros are NT x VT items together), later the sums of its rows. A thread keeps the
 ///   sums of the rows it ends in registers until every thread is done reading the buffer.
 /// - A row split between threads has its pieces added by a segmented scan of the threads'
 ///   last partial sums (shuffles within a warp, one shared slot per warp across them) instead
-///   of shared-memory atomics: no row_sums array, and the same sums in every run.
+///   of shared-memory atomics: no row_sums array, and no atomics inside the tile.
 /// - The columns and values are read from the 128-byte line below the tile's first nonzero:
 ///   every warp-wide load is one whole line, one L2 request, where a load that straddles two
 ///   lines costs two. On random columns L2's request rate is the bound, so requests are time.
