@@ -50,12 +50,12 @@ double Session::memcpy_gbps() {
   return memcpy_gbps_;
 }
 
-void Session::require_device_bytes(double bytes) const {
+void Session::require_device_bytes(double bytes, const std::string& what) const {
   const double reserve = 64.0 * (1 << 20) + 2.0 * static_cast<double>(device_.l2_bytes);  // CUB, the flush buffer
   const double free_bytes = static_cast<double>(free_device_bytes());
   if (bytes + reserve > free_bytes)
-    throw UsageError("--n " + std::to_string(options().n) + " needs " + format_bytes(bytes) + " of device memory; " +
-                     format_bytes(free_bytes) + " is free on " + device_.name);
+    throw UsageError((what.empty() ? "--n " + format_count(options().n) : what) + " needs " + format_bytes(bytes) +
+                     " of device memory; " + format_bytes(free_bytes) + " is free on " + device_.name);
 }
 
 Check Session::verify(Problem& problem) {

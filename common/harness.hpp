@@ -86,8 +86,10 @@ class Session {
   const DeviceInfo& device() const { return device_; }
   const CommonOptions& options() const { return cli_.options(); }
 
-  /// @throws UsageError when @p bytes of device buffers would not fit in free memory.
-  void require_device_bytes(double bytes) const;
+  /// @throws UsageError when @p bytes of device buffers would not fit in free memory; the
+  /// message names @p what, the option or input the size comes from as the user typed it
+  /// (default: `--n` with its value).
+  void require_device_bytes(double bytes, const std::string& what = "") const;
 
   /// Adds a line to the report's notes (a row left out, and why).
   void note(const std::string& text) { notes_.push_back(text); }
