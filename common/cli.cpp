@@ -269,7 +269,7 @@ std::string ChapterCli::option_listing() const {
   std::ostringstream out;
   for (const CLI::Option* option : app_.get_options()) {
     for (const std::string& name : option->get_lnames())
-      out << "--" << name << (option->get_type_size_max() == 0 ? " flag" : " value") << "\n";
+      out << "--" << name << (option->get_expected_max() == 0 ? " flag" : " value") << "\n";
   }
   return out.str();
 }
