@@ -148,6 +148,8 @@ ChapterCli::ChapterCli(ChapterInfo chapter, std::vector<StageInfo> stages)
       ->excludes(warm);
   add_flag("--sweep", options_.sweep,
            "Run every selected stage at every launch shape it lists; report the best shape per stage");
+  for (const CLI::Option* option : app_.get_options())
+    if (option->get_name() != "--help") common_options_.push_back(option->get_name());
   add_flag("--check-options", check_only_, "Validate the options and exit (used by the tour)")->group("");
   add_flag("--list-options", list_options_, "Print the options this chapter accepts and exit (used by the tour)")
       ->group("");
@@ -158,6 +160,14 @@ CLI::Option* ChapterCli::add_flag(const std::string& name, bool& target, const s
 }
 
 CLI::Option* ChapterCli::option(const std::string& name) { return app_.get_option(name); }
+
+CLI::Option* ChapterCli::add_analyze_flag(bool& target, const std::string& help,
+                                          const std::vector<std::string>& reads) {
+  CLI::Option* analyze = add_flag("--analyze", target, help);
+  for (const std::string& name : common_options_)
+    if (std::find(reads.begin(), reads.end(), name) == reads.end()) analyze->excludes(option(name));
+  return analyze;
+}
 
 std::optional<int> ChapterCli::parse(int argc, const char* const* argv) {
   const std::string program = argc > 0 ? argv[0] : "stepwise";

@@ -70,6 +70,12 @@ class ChapterCli {
   /// chapter's modes and the common options that do nothing in them.
   CLI::Option* option(const std::string& name);
 
+  /// Adds the chapter's `--analyze` mode: a flag that needs no GPU and prints what each stage
+  /// will do. @p reads names the common options the analysis uses (`{"--n", "--format"}`);
+  /// every other common option is refused beside `--analyze` (exit 2), since it would do
+  /// nothing. The chapter excludes its own options that do nothing there itself.
+  CLI::Option* add_analyze_flag(bool& target, const std::string& help, const std::vector<std::string>& reads);
+
   /// Parses and validates. Returns an exit code when the program should stop now
   /// (0 after --help, --list or --check-options, 2 after one line naming a bad option),
   /// else nullopt.
@@ -100,6 +106,7 @@ class ChapterCli {
   std::string format_text_ = "table";
   std::string seed_text_;
   std::vector<std::string> stage_selectors_;
+  std::vector<std::string> common_options_;  ///< the names of the options every chapter has
   bool compact_ = false;
   bool check_only_ = false;
   bool list_options_ = false;

@@ -206,3 +206,29 @@ TEST_CASE("a chapter may accept n = 0") {
   REQUIRE_FALSE(cli.parse({"--n", "0"}).has_value());
   CHECK(cli.options().n == 0);
 }
+
+TEST_CASE("--analyze refuses every common option its analysis does not read") {
+  bool analyze = false;
+  const auto parse = [&](const std::vector<std::string>& arguments) {
+    ChapterCli cli(test_chapter(), test_stages());
+    cli.add_analyze_flag(analyze, "a mode", {"--n", "--format"});
+    return cli.parse(arguments);
+  };
+  CHECK_FALSE(parse({"--analyze", "--n", "1000", "--format", "json"}).has_value());
+  for (const std::vector<std::string>& idle : {std::vector<std::string>{"--reps", "5"},
+                                               {"--warmup", "1"},
+                                               {"--seed", "7"},
+                                               {"--device", "0"},
+                                               {"--compact"},
+                                               {"--warm-cache"},
+                                               {"--flush", "write"},
+                                               {"--sweep"},
+                                               {"--stage", "1"},
+                                               {"--output", "x.json"}}) {
+    std::vector<std::string> arguments = {"--analyze"};
+    arguments.insert(arguments.end(), idle.begin(), idle.end());
+    CAPTURE(idle.front());
+    CHECK(parse(arguments) == std::optional<int>(2));
+  }
+  CHECK_FALSE(parse({"--reps", "5", "--seed", "7"}).has_value());
+}
