@@ -8,6 +8,7 @@
 
 #include "analysis.hpp"
 #include "harness.hpp"
+#include "host_memory.hpp"
 #include "options.hpp"
 #include "problems.hpp"
 
@@ -15,22 +16,21 @@ int main(int argc, char** argv) {
   using namespace stepwise;
   using namespace stepwise::merge;
   return run_main(argv[0], [&] {
-    // The table depends on --problem, and the report's n is |A| + |B|: both are settled before parsing.
-    const std::vector<std::string> arguments = with_total_count(std::vector<std::string>(argv + 1, argv + argc));
-    const ProblemKind problem = problem_in_arguments(arguments);
+    // The table depends on --problem: it is settled before parsing.
+    const ProblemKind problem = problem_in_arguments(std::vector<std::string>(argv + 1, argv + argc));
     ChapterCli cli(chapter_info(problem), stage_infos(problem));
     ChapterOptions chapter_options;
     add_chapter_options(cli, chapter_options);
-    std::vector<const char*> parsed = {argv[0]};
-    for (const std::string& argument : arguments) parsed.push_back(argument.c_str());
-    if (auto exit_code = cli.parse(static_cast<int>(parsed.size()), parsed.data())) return *exit_code;
+    if (auto exit_code = cli.parse(argc, argv)) return *exit_code;
 
     const Plan plan = make_plan(cli, chapter_options);
     if (plan.analyze) {
       std::cout << analyze(plan);
       return static_cast<int>(kExitOk);
     }
+    require_host_bytes(host_bytes_needed(plan), plan.size_options);
     Session session(cli);
+    session.require_device_bytes(device_bytes_needed(plan), plan.size_options);
     return run_plan(session, plan);
   });
 }

@@ -1,6 +1,8 @@
 #include "options.hpp"
 
+#include <initializer_list>
 #include <stdexcept>
+#include <tuple>
 
 #include "sizes.hpp"
 
@@ -17,12 +19,6 @@ std::string value_of(const std::vector<std::string>& arguments, const std::strin
       value = arguments[i].substr(name.size() + 1);
   }
   return value;
-}
-
-bool has_option(const std::vector<std::string>& arguments, const std::string& name) {
-  for (const std::string& argument : arguments)
-    if (argument == name || argument.rfind(name + "=", 0) == 0) return true;
-  return false;
 }
 
 /// The default proportion |A| : |B|.
@@ -97,45 +93,117 @@ ChapterInfo chapter_info(ProblemKind problem) {
 
 Sizes split_sizes(ProblemKind problem, std::uint64_t n) {
   const Sizes parts = ratio(problem);
-  const std::uint64_t a = n / (parts.a + parts.b) * parts.a + n % (parts.a + parts.b) * parts.a / (parts.a + parts.b);
+  std::uint64_t a = n / (parts.a + parts.b) * parts.a + n % (parts.a + parts.b) * parts.a / (parts.a + parts.b);
+  if (problem == ProblemKind::lbs && n > 0 && a == 0) a = 1;  // items need an object: n = 1 is one object
   return {a, n - a};
 }
 
-std::vector<std::string> with_total_count(const std::vector<std::string>& arguments) {
-  std::vector<std::string> result = arguments;
-  if (has_option(arguments, "--n") || !has_option(arguments, "--na") || !has_option(arguments, "--nb")) return result;
-  try {
-    const std::uint64_t a = parse_count(value_of(arguments, "--na"));
-    const std::uint64_t b = parse_count(value_of(arguments, "--nb"));
-    if (a + b >= a) result.insert(result.end(), {"--n", format_count(a + b)});
-  } catch (const std::invalid_argument&) {
-    // A bad --na or --nb: the parser names it.
-  }
-  return result;
+CountOption count_option(const std::string& text) { return {true, text, parse_count(text)}; }
+
+namespace {
+
+/// `--na 5` (as typed), or "" for an option not given.
+std::string typed(const char* name, const CountOption& option) {
+  return option.given ? std::string(name) + " " + option.text : std::string();
 }
 
-Sizes resolve_sizes(ProblemKind problem, std::uint64_t n, const std::string& a_text, const std::string& b_text) {
-  if (a_text.empty() && b_text.empty()) return split_sizes(problem, n);
-  const auto count = [](const std::string& text, const char* option) {
-    try {
-      return parse_count(text);
-    } catch (const std::invalid_argument& error) {
-      throw UsageError(std::string(option) + ": " + error.what());
-    }
-  };
-  if (!a_text.empty() && !b_text.empty()) {
-    const Sizes sizes{count(a_text, "--na"), count(b_text, "--nb")};
-    if (sizes.a + sizes.b != n)
-      throw UsageError("--n " + format_count(n) + " is not --na + --nb (" + format_count(sizes.a + sizes.b) +
-                       "): give --n = |A| + |B|, or leave it out");
-    return sizes;
+/// The given options among @p parts, joined by spaces.
+std::string joined(std::initializer_list<std::string> parts) {
+  std::string text;
+  for (const std::string& part : parts)
+    if (!part.empty()) text += (text.empty() ? "" : " ") + part;
+  return text;
+}
+
+/// Refuses a part above what the problem can index (search: the haystack; lbs: objects and
+/// items, int32 indices). @p source names what gave it.
+void require_indexed_part(ProblemKind problem, bool is_a, std::uint64_t value, const std::string& source) {
+  const bool limited = problem == ProblemKind::lbs || (problem == ProblemKind::search && !is_a);
+  if (!limited || value <= kMaxIndexed) return;
+  const std::string count = format_count(value);
+  const std::string what = problem == ProblemKind::search ? "a haystack of " + count + " keys"
+                           : is_a                         ? count + " objects"
+                                                          : count + " items";
+  throw UsageError(source + ": " + what + ", above 2^31 - 1 (--problem " + to_string(problem) +
+                   " writes int32 indices)");
+}
+
+}  // namespace
+
+Sizes resolve_sizes(ProblemKind problem, const CountOption& n, const CountOption& a, const CountOption& b) {
+  // What the user typed, checked first, each alone.
+  for (const auto& [option, name, is_a] :
+       {std::tuple{&a, "--na", true}, std::tuple{&b, "--nb", false}, std::tuple{&n, "--n", false}}) {
+    if (!option->given) continue;
+    if (option->value > kMaxTotal) throw UsageError(typed(name, *option) + ": above 2^40 elements (--n is |A| + |B|)");
+    if (option != &n) require_indexed_part(problem, is_a, option->value, typed(name, *option));
   }
-  const bool a_given = !a_text.empty();
-  const std::uint64_t part = a_given ? count(a_text, "--na") : count(b_text, "--nb");
-  if (part > n)
-    throw UsageError(std::string(a_given ? "--na " : "--nb ") + format_count(part) + " is above --n " +
-                     format_count(n) + " (|A| + |B|)");
-  return a_given ? Sizes{part, n - part} : Sizes{n - part, part};
+  const std::string given = joined({typed("--n", n), typed("--na", a), typed("--nb", b)});
+  Sizes sizes;
+  if (a.given && b.given) {
+    sizes = {a.value, b.value};
+    if (sizes.a + sizes.b > kMaxTotal)
+      throw UsageError(given + ": |A| + |B| = " + format_count(sizes.a + sizes.b) + " is above 2^40 elements");
+    if (n.given && n.value != sizes.a + sizes.b)
+      throw UsageError(given + ": --n is not --na + --nb (" + format_count(sizes.a + sizes.b) +
+                       "): give --n = |A| + |B|, or leave it out");
+  } else if (a.given || b.given) {
+    const CountOption& part = a.given ? a : b;
+    if (part.value > n.value)
+      throw UsageError(given + ": " + (a.given ? "|A|" : "|B|") + " is above |A| + |B| = " +
+                       (n.given ? "--n" : "the default " + format_count(n.value)) + ": give " +
+                       (n.given   ? "a larger --n"
+                        : a.given ? "--nb or --n too"
+                                  : "--na or --n too"));
+    sizes = a.given ? Sizes{part.value, n.value - part.value} : Sizes{n.value - part.value, part.value};
+  } else {
+    sizes = split_sizes(problem, n.value);
+  }
+  // What the sizes derived from them must satisfy.
+  const std::string source = given.empty() ? "the default sizes" : given;
+  require_indexed_part(problem, true, sizes.a, source + " (|A|)");
+  require_indexed_part(problem, false, sizes.b, source + " (|B|)");
+  if (problem == ProblemKind::lbs && sizes.b > 0 && sizes.a == 0)
+    throw UsageError(source + ": " + format_count(sizes.b) + " items and no object: items need at least one object");
+  return sizes;
+}
+
+std::string size_options_text(const CountOption& n, const CountOption& a, const CountOption& b, std::uint64_t total) {
+  const std::string given = joined({typed("--n", n), typed("--na", a), typed("--nb", b)});
+  return given.empty() ? "the default sizes (|A| + |B| = " + format_count(total) + ")" : given;
+}
+
+double host_bytes_needed(const Plan& plan) {
+  const double a = static_cast<double>(plan.sizes.a), b = static_cast<double>(plan.sizes.b);
+  switch (plan.problem) {
+    case ProblemKind::search: {  // keys; the bounds: reference, its timed copy, the output read back
+      const double key = plan.wide_keys ? 8.0 : 4.0;
+      return key * (a + b) + 3.0 * 4.0 * a;
+    }
+    case ProblemKind::lbs:  // offsets and their gaps while drawn; objects and ranks: reference, copy, read back
+      return 12.0 * a + 3.0 * 8.0 * b;
+    case ProblemKind::merge:
+      break;
+  }
+  // Keys (and values) of the inputs, the reference, its timed copy and the output read back.
+  const double element = (plan.wide_keys ? 8.0 : 4.0) + (plan.pairs ? 4.0 : 0.0);
+  return 4.0 * element * (a + b);
+}
+
+double device_bytes_needed(const Plan& plan) {
+  const double a = static_cast<double>(plan.sizes.a), b = static_cast<double>(plan.sizes.b);
+  const double partitions = static_cast<double>(partition_workspace_bytes(plan.sizes.a + plan.sizes.b));
+  const double key = plan.wide_keys ? 8.0 : 4.0;
+  switch (plan.problem) {
+    case ProblemKind::search:  // needles, haystack, one int32 bound per needle
+      return key * (a + b) + 4.0 * a + partitions;
+    case ProblemKind::lbs:  // offsets, an object and a rank per item
+      return 4.0 * a + 8.0 * b + partitions;
+    case ProblemKind::merge:
+      break;
+  }
+  const double element = key + (plan.pairs ? 4.0 : 0.0);
+  return 2.0 * element * (a + b) + partitions;  // A and B, the merge
 }
 
 void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
@@ -145,36 +213,51 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
                  "(load-balancing search: CSR offsets to per-item object and rank)")
       ->capture_default_str()
       ->check(CLI::IsMember({"merge", "search", "lbs"}));
-  app.add_option("--na", options.na,
-                 "|A|: merge: A's keys; search: needles; lbs: objects (--n is |A| + |B|, split 1:1, 1:4, 1:7 unless "
-                 "--na or --nb is given)")
-      ->transform(parsed_by([](const std::string& text) { parse_count(text); }, "COUNT"));
-  app.add_option("--nb", options.nb, "|B|: merge: B's keys; search: the haystack's keys; lbs: items")
-      ->transform(parsed_by([](const std::string& text) { parse_count(text); }, "COUNT"));
-  app.add_option("--distribution", options.distribution,
-                 "Keys (lbs: object counts): uniform, duplicates, equal, disjoint (A below B) or interleaved")
-      ->capture_default_str()
-      ->check(CLI::IsMember(distribution_names()));
+  const auto add_count = [&app](const std::string& name, CountOption& target, const std::string& help) {
+    app.add_option_function<std::string>(
+           name,
+           [name, &target](const std::string& text) {
+             try {
+               target = count_option(text);
+             } catch (const std::invalid_argument& error) {
+               throw CLI::ValidationError(name, error.what());
+             }
+           },
+           help)
+        ->type_name("COUNT");
+  };
+  add_count("--na", options.na,
+            "|A|: merge: A's keys; search: needles; lbs: objects (--n is |A| + |B|, split 1:1, 1:4, 1:7 unless "
+            "--na or --nb is given)");
+  add_count("--nb", options.nb, "|B|: merge: B's keys; search: the haystack's keys; lbs: items");
+  CLI::Option* distribution =
+      app.add_option("--distribution", options.distribution,
+                     "Keys (lbs: object counts): uniform, duplicates, equal, disjoint (A below B) or interleaved")
+          ->capture_default_str()
+          ->check(CLI::IsMember(distribution_names()));
   app.add_option("--type", options.type, "Key type: int32 or int64 (lbs: int32 only)")
       ->capture_default_str()
       ->check(CLI::IsMember({"int32", "int64"}));
   cli.add_flag("--pairs", options.pairs, "Merge key-value pairs (int32 values; --problem merge only)");
-  app.add_option("--bound", options.bound, "Sorted search: lower or upper bound of each needle (--problem search only)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"lower", "upper"}));
-  CLI::Option* analyze =
-      cli.add_flag("--analyze", options.analyze,
-                   "Print the Merge Path of a small example and the work of each stage at these sizes; needs no GPU");
-  for (const char* name : {"--stage", "--sweep", "--format", "--output", "--distribution"})
-    analyze->excludes(cli.option(name));
+  CLI::Option* bound = app.add_option("--bound", options.bound,
+                                      "Sorted search: lower or upper bound of each needle (--problem search only)")
+                           ->capture_default_str()
+                           ->check(CLI::IsMember({"lower", "upper"}));
+  CLI::Option* analyze = cli.add_analyze_flag(
+      options.analyze,
+      "Print the Merge Path of a small example and the work of each stage at these sizes (--n, --na, --nb, "
+      "--type, --pairs); needs no GPU",
+      {"--n"});
+  analyze->excludes(distribution)->excludes(bound);
   // The combinations are checked while parsing, so that --check-options (the tour's) refuses them too.
   cli.app().final_callback([&cli, &options] { check_chapter_options(cli, options); });
 }
 
 namespace {
 
-/// The plan for @p options at --n = @p n (@p bound_given: --bound was on the command line).
-Plan plan_for(const ChapterOptions& options, std::uint64_t n, bool bound_given) {
+/// The plan for @p options at --n = @p n (given or the default; @p bound_given: --bound was on
+/// the command line).
+Plan plan_for(const ChapterOptions& options, const CountOption& n, bool bound_given) {
   Plan plan;
   plan.problem = problem_in_arguments({"--problem", options.problem});
   plan.distribution = parse_distribution(options.distribution);
@@ -191,26 +274,21 @@ Plan plan_for(const ChapterOptions& options, std::uint64_t n, bool bound_given) 
   if (plan.wide_keys && plan.problem == ProblemKind::lbs)
     throw UsageError("--type int64: --problem lbs has int32 offsets only");
   plan.sizes = resolve_sizes(plan.problem, n, options.na, options.nb);
-  if (plan.problem == ProblemKind::search && plan.sizes.b > kMaxIndexed)
-    throw UsageError("--nb " + format_count(plan.sizes.b) + ": the haystack has at most 2^31 - 1 keys (int32 bounds)");
-  if (plan.problem == ProblemKind::lbs) {
-    if (plan.sizes.a > kMaxIndexed || plan.sizes.b > kMaxIndexed)
-      throw UsageError("--na, --nb: at most 2^31 - 1 objects and items (int32 offsets)");
-    if (plan.sizes.b > 0 && plan.sizes.a == 0) throw UsageError("--na 0: items need at least one object");
-  }
+  plan.size_options = size_options_text(n, options.na, options.nb, plan.sizes.a + plan.sizes.b);
   return plan;
 }
 
 }  // namespace
 
 void check_chapter_options(ChapterCli& cli, const ChapterOptions& options) {
-  std::uint64_t n = cli.chapter().default_n;
+  CountOption n{false, "", cli.chapter().default_n};
   if (cli.option("--n")->count() > 0) {
     try {
-      n = parse_count(cli.option("--n")->as<std::string>());
+      n = count_option(cli.option("--n")->as<std::string>());
     } catch (const std::invalid_argument&) {
       return;  // the common options' check names a bad --n
     }
+    if (n.value > kMaxTotal) return;  // and one above its limit
   }
   try {
     plan_for(options, n, cli.option("--bound")->count() > 0);
@@ -220,7 +298,9 @@ void check_chapter_options(ChapterCli& cli, const ChapterOptions& options) {
 }
 
 Plan make_plan(ChapterCli& cli, const ChapterOptions& options) {
-  return plan_for(options, cli.options().n, cli.option("--bound")->count() > 0);
+  const bool n_given = cli.option("--n")->count() > 0;
+  const CountOption n{n_given, n_given ? cli.option("--n")->as<std::string>() : "", cli.options().n};
+  return plan_for(options, n, cli.option("--bound")->count() > 0);
 }
 
 }  // namespace stepwise::merge

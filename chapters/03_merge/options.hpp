@@ -5,8 +5,9 @@
 /// (problem_in_arguments). Sizes: `--na` and `--nb` are |A| and |B| (merge: the two arrays;
 /// search: needles and haystack; lbs: objects and items), and the common `--n` is always
 /// |A| + |B|: given alone it is split in the problem's default proportion (merge 1:1, search
-/// 1:4, lbs 1:7); with one of --na/--nb the other is the rest; with both, --n may be left out
-/// (main then adds it, so that the report's n is |A| + |B|) or must equal their sum.
+/// 1:4, lbs 1:7, at least one object); with one of --na/--nb the other is the rest; with both,
+/// --n may be left out (the report's n is then their sum) or must equal their sum. Each size is
+/// parsed once, by its option; the sizes of the run are derived from them after parsing.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +36,9 @@ ProblemKind problem_in_arguments(const std::vector<std::string>& arguments);
 /// default_n is |A| + |B| of the problem's default sizes.
 ChapterInfo chapter_info(ProblemKind problem);
 
+/// The most elements |A| + |B| may have: the common `--n`'s limit, 2^40.
+inline constexpr std::uint64_t kMaxTotal = std::uint64_t{1} << 40;
+
 /// |A| and |B|.
 struct Sizes {
   std::uint64_t a = 0;
@@ -46,17 +50,30 @@ struct Sizes {
 /// objects sharing 7 x 2^24 items (a 7-point stencil's CSR matrix: 7 nonzeros per row).
 Sizes default_sizes(ProblemKind problem);
 
-/// @p n split in the problem's default proportion: |A| = floor(n * a / (a + b)), |B| the rest.
+/// @p n split in the problem's default proportion: |A| = floor(n * a / (a + b)), |B| the rest;
+/// the load-balancing search keeps at least one object (n = 1 is one object and no item).
 Sizes split_sizes(ProblemKind problem, std::uint64_t n);
 
-/// @p arguments (without the program name) as the parser gets them: unchanged, plus
-/// `--n <|A| + |B|>` when both --na and --nb are given as valid counts and --n is not.
-std::vector<std::string> with_total_count(const std::vector<std::string>& arguments);
+/// A size option as the command line gave it: whether it was given, its text (for messages:
+/// what the user typed) and its value.
+struct CountOption {
+  bool given = false;
+  std::string text;
+  std::uint64_t value = 0;
+};
 
-/// The sizes of the run, from --n (always given: the parser sets its default) and the texts of
-/// --na and --nb (empty when not given).
-/// @throws UsageError naming the option when they disagree or one exceeds --n.
-Sizes resolve_sizes(ProblemKind problem, std::uint64_t n, const std::string& a_text, const std::string& b_text);
+/// @p text as a given CountOption. @throws std::invalid_argument when it is not a count.
+CountOption count_option(const std::string& text);
+
+/// The sizes of the run from --n (its value is the chapter's default when not given), --na and
+/// --nb, checked against what the problem can index (search's haystack, lbs's objects and items:
+/// 2^31 - 1; lbs: items need at least one object) and against kMaxTotal.
+/// @throws UsageError naming only the options the user gave (and the default they left).
+Sizes resolve_sizes(ProblemKind problem, const CountOption& n, const CountOption& a, const CountOption& b);
+
+/// The size options the user gave, as typed (`--na 1 --nb 2^24`), or `the default sizes (|A| +
+/// |B| = 2^28)`: what memory refusals name.
+std::string size_options_text(const CountOption& n, const CountOption& a, const CountOption& b, std::uint64_t total);
 
 /// Everything a run of the chapter needs beyond the common options.
 struct Plan {
@@ -67,14 +84,23 @@ struct Plan {
   bool pairs = false;      ///< --pairs
   Bounds bounds = Bounds::lower;
   bool analyze = false;
+  std::string size_options;  ///< size_options_text: what a refusal of these sizes names
 };
+
+/// The host memory a run of @p plan holds at its peak: inputs, the reference and its timed
+/// copy, the output read back.
+double host_bytes_needed(const Plan& plan);
+
+/// The device memory a run of @p plan allocates, without the libraries' temporary storage (CUB's
+/// merge asks for a few bytes a tile; the reserve of Session::require_device_bytes covers it).
+double device_bytes_needed(const Plan& plan);
 
 /// The chapter's own options, registered on a ChapterCli by add_chapter_options and read back
 /// by make_plan.
 struct ChapterOptions {
   std::string problem = "merge";
-  std::string na;
-  std::string nb;
+  CountOption na;
+  CountOption nb;
   std::string distribution = "uniform";
   std::string type = "int32";
   bool pairs = false;
@@ -84,7 +110,8 @@ struct ChapterOptions {
 
 /// Adds --problem, --na, --nb, --distribution, --type, --pairs, --bound and --analyze to @p cli,
 /// writing into @p options, and check_chapter_options as the parser's final callback (@p cli and
-/// @p options must outlive the parse).
+/// @p options must outlive the parse). --analyze reads the sizes, --type and --pairs: every other
+/// option beside it is refused.
 void add_chapter_options(ChapterCli& cli, ChapterOptions& options);
 
 /// Checks the combinations make_plan refuses, at parse time (add_chapter_options registers it as
@@ -94,9 +121,7 @@ void check_chapter_options(ChapterCli& cli, const ChapterOptions& options);
 
 /// The plan of a parsed command line.
 /// @throws UsageError for an option that does nothing for the problem (--pairs without merge,
-///   --bound without search, --type int64 with lbs), for sizes that disagree, and for sizes
-///   the problem cannot index (search's haystack, lbs's items and objects: 2^31 - 1; items
-///   without objects).
+///   --bound without search, --type int64 with lbs), and for sizes resolve_sizes refuses.
 Plan make_plan(ChapterCli& cli, const ChapterOptions& options);
 
 }  // namespace stepwise::merge

@@ -44,6 +44,7 @@ class MergeProblem final : public Problem {
   std::string element_type() const override {
     return std::string(key_name<K>()) + (pairs_ ? " keys + int32 values" : " keys");
   }
+  std::uint64_t reported_n(std::uint64_t) const override { return want_keys_.size(); }  // |A| + |B|
   double bytes_moved() const override {
     const double element = sizeof(K) + (pairs_ ? sizeof(Value) : 0.0);
     return 2.0 * element * static_cast<double>(want_keys_.size());  // read A and B, write the merge
@@ -95,6 +96,7 @@ class SearchProblem final : public Problem {
     search_into(want_);
   }
   std::string element_type() const override { return std::string(key_name<K>()) + " keys"; }
+  std::uint64_t reported_n(std::uint64_t) const override { return input_.a.size() + input_.b.size(); }
   double bytes_moved() const override {  // read needles and haystack, write one int32 per needle
     return static_cast<double>(sizeof(K)) * static_cast<double>(input_.a.size() + input_.b.size()) +
            static_cast<double>(sizeof(std::int32_t)) * static_cast<double>(input_.a.size());
@@ -143,6 +145,7 @@ class LbsProblem final : public Problem {
     load_balance_search(offsets_.data(), offsets_.size(), items_, want_objects_.data(), want_ranks_.data());
   }
   std::string element_type() const override { return "int32 offsets"; }
+  std::uint64_t reported_n(std::uint64_t) const override { return offsets_.size() + items_; }
   double bytes_moved() const override {  // read the offsets, write an object and a rank per item
     return 4.0 * static_cast<double>(offsets_.size()) + 8.0 * static_cast<double>(items_);
   }
@@ -190,10 +193,6 @@ std::string sizes_note(const Plan& plan) {
 
 template <class K>
 int run_merge(Session& session, const Plan& plan) {
-  const double element = sizeof(K) + (plan.pairs ? sizeof(Value) : 0.0);
-  const double n = static_cast<double>(plan.sizes.a + plan.sizes.b);
-  session.require_device_bytes(2.0 * element * n +
-                               static_cast<double>(partition_workspace_bytes(plan.sizes.a + plan.sizes.b)));
   MergeProblem<K> problem(plan.sizes, plan.distribution, plan.pairs, session.options().seed);
   if (plan.pairs) session.note("--pairs: the cub row calls MergePairs, the thrust row merge_by_key");
   return session.run(merge_stages<K>(), problem,
@@ -204,7 +203,6 @@ int run_merge(Session& session, const Plan& plan) {
 
 template <class K>
 int run_search(Session& session, const Plan& plan) {
-  session.require_device_bytes(static_cast<double>(sizeof(K) * (plan.sizes.a + plan.sizes.b) + 4 * plan.sizes.a));
   SearchProblem<K> problem(plan.sizes, plan.distribution, plan.bounds, session.options().seed);
   if (plan.bounds == Bounds::upper)
     session.note("--bound upper: the thrust::lower_bound row calls thrust::upper_bound");
@@ -215,7 +213,6 @@ int run_search(Session& session, const Plan& plan) {
 }
 
 int run_lbs(Session& session, const Plan& plan) {
-  session.require_device_bytes(4.0 * static_cast<double>(plan.sizes.a) + 8.0 * static_cast<double>(plan.sizes.b));
   LbsProblem problem(plan.sizes, plan.distribution, session.options().seed);
   return session.run(lbs_stages(), problem, [&](LbsLaunch launch, const LaunchShape& shape, cudaStream_t stream) {
     problem.launch(launch, shape, stream);

@@ -7,10 +7,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iostream>
 #include <limits>
 #include <numeric>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -467,34 +469,37 @@ TEST_CASE("options: --problem is read before parsing, --n is always |A| + |B|") 
   CHECK(chapter_info(ProblemKind::merge).default_n == (std::uint64_t{1} << 28));
   CHECK(chapter_info(ProblemKind::search).default_n == 5 * (std::uint64_t{1} << 24));
   CHECK(chapter_info(ProblemKind::lbs).default_n == (std::uint64_t{1} << 27));
+  const CountOption none;
+  const auto n_of = [](std::uint64_t n) { return CountOption{false, "", n}; };
   for (ProblemKind problem : {ProblemKind::merge, ProblemKind::search, ProblemKind::lbs}) {
     const Sizes sizes = default_sizes(problem);
     CHECK(split_sizes(problem, sizes.a + sizes.b) == sizes);
-    CHECK(resolve_sizes(problem, sizes.a + sizes.b, "", "") == sizes);
+    CHECK(resolve_sizes(problem, n_of(sizes.a + sizes.b), none, none) == sizes);
   }
   CHECK(split_sizes(ProblemKind::merge, 7) == Sizes{3, 4});
   CHECK(split_sizes(ProblemKind::search, 0) == Sizes{0, 0});
-  CHECK(split_sizes(ProblemKind::lbs, 1) == Sizes{0, 1});
+  CHECK(split_sizes(ProblemKind::lbs, 0) == Sizes{0, 0});
+  // The load-balancing search keeps one object for the smallest n: n = 1 is one object, no item.
+  for (std::uint64_t n = 1; n <= 8; ++n) CHECK(split_sizes(ProblemKind::lbs, n) == Sizes{1, n - 1});
+  CHECK(split_sizes(ProblemKind::lbs, 16) == Sizes{2, 14});
 
-  CHECK(with_total_count({"--na", "1", "--nb", "2^24"}) ==
-        std::vector<std::string>{"--na", "1", "--nb", "2^24", "--n", "2^24+1"});
-  CHECK(with_total_count({"--na=5", "--nb=6"}) == std::vector<std::string>{"--na=5", "--nb=6", "--n", "11"});
-  CHECK(with_total_count({"--na", "1"}) == std::vector<std::string>{"--na", "1"});
-  CHECK(with_total_count({"--n", "9", "--na", "1", "--nb", "8"}).size() == 6);
-  CHECK(with_total_count({"--na", "abc", "--nb", "8"}).size() == 4);
-
-  CHECK(resolve_sizes(ProblemKind::merge, 11, "5", "6") == Sizes{5, 6});
-  CHECK(resolve_sizes(ProblemKind::merge, 100, "1", "") == Sizes{1, 99});
-  CHECK(resolve_sizes(ProblemKind::merge, 100, "", "2^5") == Sizes{68, 32});
-  CHECK_THROWS_AS(resolve_sizes(ProblemKind::merge, 12, "5", "6"), UsageError);
-  CHECK_THROWS_AS(resolve_sizes(ProblemKind::merge, 4, "5", ""), UsageError);
+  CHECK(resolve_sizes(ProblemKind::merge, n_of(100), count_option("5"), count_option("6")) == Sizes{5, 6});
+  CHECK(resolve_sizes(ProblemKind::merge, count_option("11"), count_option("5"), count_option("6")) == Sizes{5, 6});
+  CHECK(resolve_sizes(ProblemKind::merge, count_option("100"), count_option("1"), none) == Sizes{1, 99});
+  CHECK(resolve_sizes(ProblemKind::merge, count_option("100"), none, count_option("2^5")) == Sizes{68, 32});
+  CHECK(resolve_sizes(ProblemKind::merge, n_of(100), none, count_option("2^5")) == Sizes{68, 32});
+  CHECK_THROWS_AS(resolve_sizes(ProblemKind::merge, count_option("12"), count_option("5"), count_option("6")),
+                  UsageError);
+  CHECK_THROWS_AS(resolve_sizes(ProblemKind::merge, count_option("4"), count_option("5"), none), UsageError);
+  CHECK_THROWS_AS(count_option("abc"), std::invalid_argument);
+  CHECK(count_option("2^20+3").value == (std::uint64_t{1} << 20) + 3);
+  CHECK(count_option("2^20+3").text == "2^20+3");
 }
 
 namespace {
 
 /// Parses @p arguments as main does and returns the plan (throws UsageError like main).
-Plan plan_of(std::vector<std::string> arguments) {
-  arguments = with_total_count(arguments);
+Plan plan_of(const std::vector<std::string>& arguments) {
   const ProblemKind problem = problem_in_arguments(arguments);
   ChapterCli cli(chapter_info(problem), stage_infos(problem));
   ChapterOptions options;
@@ -502,6 +507,26 @@ Plan plan_of(std::vector<std::string> arguments) {
   const auto code = cli.parse(arguments);
   if (code) throw UsageError("parse exit code " + std::to_string(*code));
   return make_plan(cli, options);
+}
+
+/// The one line the parser prints on stderr when it refuses @p arguments (what --check-options
+/// prints too), without its `stepwise: error: ` prefix; empty when they are accepted.
+std::string refusal_of(const std::vector<std::string>& arguments) {
+  const ProblemKind problem = problem_in_arguments(arguments);
+  ChapterCli cli(chapter_info(problem), stage_infos(problem));
+  ChapterOptions options;
+  add_chapter_options(cli, options);
+  std::ostringstream captured;
+  std::streambuf* const stderr_buffer = std::cerr.rdbuf(captured.rdbuf());
+  const auto code = cli.parse(arguments);
+  std::cerr.rdbuf(stderr_buffer);
+  if (!code) return "";
+  REQUIRE(*code == 2);
+  const std::string line = captured.str();
+  const std::string prefix = "stepwise: error: ";
+  REQUIRE(line.rfind(prefix, 0) == 0);
+  REQUIRE(std::count(line.begin(), line.end(), '\n') == 1);
+  return line.substr(prefix.size());
 }
 
 }  // namespace
@@ -513,11 +538,13 @@ TEST_CASE("options: the plan of a command line, and the combinations that do not
   CHECK(defaults.distribution == Distribution::uniform);
   CHECK_FALSE(defaults.wide_keys);
   CHECK_FALSE(defaults.pairs);
+  CHECK(defaults.size_options == "the default sizes (|A| + |B| = 2^28)");
   const Plan skewed = plan_of({"--na", "1", "--nb", "2^24", "--pairs", "--type", "int64", "--distribution", "equal"});
   CHECK(skewed.sizes == Sizes{1, std::uint64_t{1} << 24});
   CHECK(skewed.pairs);
   CHECK(skewed.wide_keys);
   CHECK(skewed.distribution == Distribution::equal);
+  CHECK(skewed.size_options == "--na 1 --nb 2^24");
   const Plan search = plan_of({"--problem", "search", "--bound", "upper", "--n", "100"});
   CHECK(search.bounds == Bounds::upper);
   CHECK(search.sizes == Sizes{20, 80});
@@ -532,7 +559,66 @@ TEST_CASE("options: the plan of a command line, and the combinations that do not
   CHECK_THROWS_AS(plan_of({"--n", "10", "--na", "3", "--nb", "4"}), UsageError);
   CHECK_NOTHROW(plan_of({"--n", "7", "--na", "3", "--nb", "4"}));
   CHECK_THROWS_AS(plan_of({"--na", "abc"}), UsageError);
+  CHECK_THROWS_AS(plan_of({"--na", ""}), UsageError);
   CHECK_THROWS_AS(plan_of({"--analyze", "--stage", "1"}), UsageError);
+}
+
+TEST_CASE("options: n = 1 works for every problem, and a size refusal names only what was typed") {
+  for (const char* problem : {"merge", "search", "lbs"})
+    for (int n = 0; n <= 9; ++n) {
+      CAPTURE(problem);
+      CAPTURE(n);
+      const Plan plan = plan_of({"--problem", problem, "--n", std::to_string(n)});
+      CHECK(plan.sizes.a + plan.sizes.b == static_cast<std::uint64_t>(n));
+    }
+  CHECK(plan_of({"--problem", "lbs", "--n", "1"}).sizes == Sizes{1, 0});
+  CHECK(plan_of({"--problem", "lbs", "--n", "7"}).sizes == Sizes{1, 6});
+
+  // --na and --nb without --n: |A| + |B| is theirs, whatever the default --n is.
+  CHECK(plan_of({"--na", "7", "--nb", "2^20"}).sizes == Sizes{7, std::uint64_t{1} << 20});
+  const std::string both_huge = refusal_of({"--na", "2^40", "--nb", "2^40"});
+  CHECK(both_huge.find("--na 2^40 --nb 2^40") == 0);
+  CHECK(both_huge.find("2^41") != std::string::npos);
+  const std::string overflow = refusal_of({"--na", "2^63", "--nb", "2^63"});
+  CHECK(overflow.find("--na 2^63") == 0);
+  CHECK(overflow.find("above 2^40") != std::string::npos);
+  // The haystack's limit is said about the --nb typed, not about a default --n.
+  const std::string haystack = refusal_of({"--problem", "search", "--nb", "2^31"});
+  CHECK(haystack.find("--nb 2^31") == 0);
+  CHECK(haystack.find("2^31 - 1") != std::string::npos);
+  CHECK(haystack.find("--n ") == std::string::npos);
+  // A part above the default total names the default, and what to give instead.
+  const std::string above_default = refusal_of({"--problem", "search", "--nb", "2^30"});
+  CHECK(above_default.find("--nb 2^30") == 0);
+  CHECK(above_default.find("the default 83886080") != std::string::npos);
+  CHECK(above_default.find("--na or --n") != std::string::npos);
+  const std::string no_object = refusal_of({"--problem", "lbs", "--n", "5", "--nb", "5"});
+  CHECK(no_object.find("--n 5 --nb 5") == 0);
+  CHECK(no_object.find("at least one object") != std::string::npos);
+  const std::string derived = refusal_of({"--problem", "search", "--n", "2^32"});
+  CHECK(derived.find("--n 2^32 (|B|)") == 0);
+  for (const std::vector<std::string>& arguments :
+       {std::vector<std::string>{"--problem", "lbs", "--n", "1"}, {"--problem", "lbs", "--n", "7"}, {"--n", "1"}})
+    CHECK(refusal_of(arguments).empty());
+}
+
+TEST_CASE("options: the memory a run needs, from its sizes (host: inputs, reference, its copy, the output read back)") {
+  Plan plan;
+  plan.sizes = {1000, 3000};
+  CHECK(host_bytes_needed(plan) == doctest::Approx(4.0 * 4.0 * 4000));
+  CHECK(device_bytes_needed(plan) ==
+        doctest::Approx(2.0 * 4.0 * 4000 + static_cast<double>(partition_workspace_bytes(4000))));
+  plan.pairs = true;
+  plan.wide_keys = true;
+  CHECK(host_bytes_needed(plan) == doctest::Approx(4.0 * 12.0 * 4000));
+  plan.pairs = false;
+  plan.problem = ProblemKind::search;
+  CHECK(host_bytes_needed(plan) == doctest::Approx(8.0 * 4000 + 12.0 * 1000));
+  plan.problem = ProblemKind::lbs;
+  plan.wide_keys = false;
+  CHECK(host_bytes_needed(plan) == doctest::Approx(12.0 * 1000 + 24.0 * 3000));
+  CHECK(device_bytes_needed(plan) ==
+        doctest::Approx(4.0 * 1000 + 8.0 * 3000 + static_cast<double>(partition_workspace_bytes(4000))));
 }
 
 TEST_CASE("the tables: stages in teaching order, library rows last, tiles odd and large enough") {
