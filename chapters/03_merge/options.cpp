@@ -98,14 +98,7 @@ Sizes split_sizes(ProblemKind problem, std::uint64_t n) {
   return {a, n - a};
 }
 
-CountOption count_option(const std::string& text) { return {true, text, parse_count(text)}; }
-
 namespace {
-
-/// `--na 5` (as typed), or "" for an option not given.
-std::string typed(const char* name, const CountOption& option) {
-  return option.given ? std::string(name) + " " + option.text : std::string();
-}
 
 /// The given options among @p parts, joined by spaces.
 std::string joined(std::initializer_list<std::string> parts) {
@@ -213,23 +206,10 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
                  "(load-balancing search: CSR offsets to per-item object and rank)")
       ->capture_default_str()
       ->check(CLI::IsMember({"merge", "search", "lbs"}));
-  const auto add_count = [&app](const std::string& name, CountOption& target, const std::string& help) {
-    app.add_option_function<std::string>(
-           name,
-           [name, &target](const std::string& text) {
-             try {
-               target = count_option(text);
-             } catch (const std::invalid_argument& error) {
-               throw CLI::ValidationError(name, error.what());
-             }
-           },
-           help)
-        ->type_name("COUNT");
-  };
-  add_count("--na", options.na,
-            "|A|: merge: A's keys; search: needles; lbs: objects (--n is |A| + |B|, split 1:1, 1:4, 1:7 unless "
-            "--na or --nb is given)");
-  add_count("--nb", options.nb, "|B|: merge: B's keys; search: the haystack's keys; lbs: items");
+  add_count_option(app, "--na", options.na,
+                   "|A|: merge: A's keys; search: needles; lbs: objects (--n is |A| + |B|, split 1:1, 1:4, 1:7 unless "
+                   "--na or --nb is given)");
+  add_count_option(app, "--nb", options.nb, "|B|: merge: B's keys; search: the haystack's keys; lbs: items");
   CLI::Option* distribution =
       app.add_option("--distribution", options.distribution,
                      "Keys (lbs: object counts): uniform, duplicates, equal, disjoint (A below B) or interleaved")
@@ -281,15 +261,13 @@ Plan plan_for(const ChapterOptions& options, const CountOption& n, bool bound_gi
 }  // namespace
 
 void check_chapter_options(ChapterCli& cli, const ChapterOptions& options) {
-  CountOption n{false, "", cli.chapter().default_n};
-  if (cli.option("--n")->count() > 0) {
-    try {
-      n = count_option(cli.option("--n")->as<std::string>());
-    } catch (const std::invalid_argument&) {
-      return;  // the common options' check names a bad --n
-    }
-    if (n.value > kMaxTotal) return;  // and one above its limit
+  CountOption n;
+  try {
+    n = typed_n(cli);
+  } catch (const std::invalid_argument&) {
+    return;  // the common options' check names a bad --n
   }
+  if (n.value > kMaxTotal) return;  // and one above its limit
   try {
     plan_for(options, n, cli.option("--bound")->count() > 0);
   } catch (const UsageError& error) {
@@ -298,9 +276,7 @@ void check_chapter_options(ChapterCli& cli, const ChapterOptions& options) {
 }
 
 Plan make_plan(ChapterCli& cli, const ChapterOptions& options) {
-  const bool n_given = cli.option("--n")->count() > 0;
-  const CountOption n{n_given, n_given ? cli.option("--n")->as<std::string>() : "", cli.options().n};
-  return plan_for(options, n, cli.option("--bound")->count() > 0);
+  return plan_for(options, typed_n(cli), cli.option("--bound")->count() > 0);
 }
 
 }  // namespace stepwise::merge

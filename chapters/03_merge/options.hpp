@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "count_option.hpp"
 #include "inputs.hpp"
 #include "merge_path.hpp"
 #include "types.hpp"
@@ -53,17 +54,6 @@ Sizes default_sizes(ProblemKind problem);
 /// @p n split in the problem's default proportion: |A| = floor(n * a / (a + b)), |B| the rest;
 /// the load-balancing search keeps at least one object (n = 1 is one object and no item).
 Sizes split_sizes(ProblemKind problem, std::uint64_t n);
-
-/// A size option as the command line gave it: whether it was given, its text (for messages:
-/// what the user typed) and its value.
-struct CountOption {
-  bool given = false;
-  std::string text;
-  std::uint64_t value = 0;
-};
-
-/// @p text as a given CountOption. @throws std::invalid_argument when it is not a count.
-CountOption count_option(const std::string& text);
 
 /// The sizes of the run from --n (its value is the chapter's default when not given), --na and
 /// --nb, checked against what the problem can index (search's haystack, lbs's objects and items:
