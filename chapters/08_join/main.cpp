@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "harness.hpp"
+#include "host_memory.hpp"
 #include "options.hpp"
 #include "problems.hpp"
 
@@ -16,9 +17,14 @@ int main(int argc, char** argv) {
     ChapterCli cli(chapter_info(), describe(join_stages()));
     add_chapter_options(cli, chapter_options);
     if (auto exit_code = cli.parse(argc, argv)) return *exit_code;
-    const Plan plan = make_plan(chapter_options, cli.options().n);
-    JoinInput input = draw_input(plan, cli.options().seed);
+    const Plan plan = make_plan(cli, chapter_options);
+    // Memory first (host, then the GPU once it is open), for the join the sizes lead to expect;
+    // the input is drawn after both, and its very join checked again.
+    const double rows = expected_rows(plan);
+    require_host_bytes(host_bytes_needed(plan, rows), plan.size_options);
     Session session(cli);
+    session.require_device_bytes(device_bytes_needed(plan, rows), plan.size_options);
+    JoinInput input = draw_input(plan, cli.options().seed);
     return run_plan(session, plan, std::move(input));
   });
 }

@@ -1,8 +1,8 @@
 #include "options.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 
 #include "sizes.hpp"
@@ -21,10 +21,16 @@ ChapterInfo chapter_info() {
 }
 
 double parse_duplication(const std::string& text) {
-  char* end = nullptr;
-  const double value = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) || value < 1.0 || value > 1e9)
-    throw std::invalid_argument("'" + text + "' is not a duplication factor: a number from 1 to 10^9");
+  const std::size_t point = text.find('.');
+  const std::string whole = text.substr(0, point);
+  const std::string fraction = point == std::string::npos ? "" : text.substr(point + 1);
+  const auto digits = [](const std::string& part) {
+    return !part.empty() && part.size() <= 12 && part.find_first_not_of("0123456789") == std::string::npos;
+  };
+  const bool decimal = digits(whole) && (point == std::string::npos || digits(fraction));
+  const double value = decimal ? std::stod(text) : 0.0;
+  if (!decimal || value < 1.0 || value > 1e9)
+    throw std::invalid_argument("'" + text + "' is not a duplication factor: a decimal number from 1 to 10^9");
   return value;
 }
 
@@ -34,25 +40,98 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
                  "The join: inner (matches only), left (and A's unmatched rows), right (and B's), outer (both)")
       ->capture_default_str()
       ->check(parsed_by([](const std::string& text) { parse_join(text); }, "inner|left|right|outer"));
-  app.add_option("--nb", options.nb, "B's rows (default: --n, A's rows)")
-      ->check(parsed_by([](const std::string& text) { parse_count(text); }, "COUNT"));
+  add_count_option(app, "--nb", options.nb, "B's rows (default: --n, A's rows)");
   app.add_option("--dup", options.duplication,
                  "How often each key appears in B on average (both tables draw from |B| / dup keys): each A row "
                  "matches about dup B rows")
       ->capture_default_str()
       ->check(parsed_by([](const std::string& text) { parse_duplication(text); }, "D"));
+  // The sizes are checked while parsing, so that --check-options (the tour's) refuses them too.
+  cli.app().final_callback([&cli, &options] { check_chapter_options(cli, options); });
 }
 
-Plan make_plan(const ChapterOptions& options, std::uint64_t n) {
+namespace {
+
+/// The distinct keys both tables draw from: max(1, round(|B| / dup)) (make_input's).
+double key_count(const Plan& plan) {
+  return std::max(1.0, std::round(static_cast<double>(plan.b_rows) / plan.duplication));
+}
+
+/// The plan of @p options at --n = @p n (@p dup_given, @p join_given: those options were typed).
+Plan plan_for(const ChapterOptions& options, const CountOption& n, bool dup_given, bool join_given) {
   Plan plan;
   plan.kind = parse_join(options.join);
-  plan.a_rows = n;
-  plan.b_rows = options.nb.empty() ? n : parse_count(options.nb);
+  plan.a_rows = n.value;
+  plan.b_rows = options.nb.given ? options.nb.value : n.value;
   plan.duplication = parse_duplication(options.duplication);
-  if (plan.a_rows > kMaxRows || plan.b_rows > kMaxRows || plan.a_rows + plan.b_rows > kMaxRows)
-    throw UsageError("A and B hold " + format_count(plan.a_rows + plan.b_rows) +
-                     " rows together, above 2^31 - 1 (int32 row indices)");
+  std::string typed_options = typed("--n", n);
+  for (const std::string& option :
+       {typed("--nb", options.nb), dup_given ? "--dup " + options.duplication : std::string(),
+        join_given ? "--join " + options.join : std::string()})
+    if (!option.empty()) typed_options += (typed_options.empty() ? "" : " ") + option;
+  plan.size_options = typed_options.empty() ? "the default sizes (" + format_count(plan.a_rows) + " x " +
+                                                  format_count(plan.b_rows) + " rows)"
+                                            : typed_options;
+  const auto refuse = [](const std::string& source, const std::string& what) {
+    throw UsageError(source + ": " + what + ", above 2^31 - 1 (int32 row indices)");
+  };
+  if (n.value > kMaxRows) refuse(typed("--n", n), "A has " + format_count(n.value) + " rows");
+  if (options.nb.given && options.nb.value > kMaxRows)
+    refuse(typed("--nb", options.nb), "B has " + format_count(options.nb.value) + " rows");
+  if (plan.a_rows + plan.b_rows > kMaxRows) {
+    const std::string source =
+        options.nb.given
+            ? (n.given ? typed("--n", n) + " " : "the default --n " + n.text + " and ") + typed("--nb", options.nb)
+            : typed("--n", n) + " (--nb defaults to --n)";
+    refuse(source, "A and B hold " + format_count(plan.a_rows + plan.b_rows) + " rows together");
+  }
+  // The join's rows are known once the input is drawn; one far above the limit is refused now.
+  const double rows = expected_rows(plan);
+  if (rows > 1.01 * static_cast<double>(kMaxRows))
+    throw UsageError(plan.size_options + ": the " + to_string(plan.kind) + " join would have about " +
+                     format_count(static_cast<std::uint64_t>(rows)) +
+                     " rows, above 2^31 - 1 (int32 row indices): lower --dup or the sizes");
   return plan;
+}
+
+}  // namespace
+
+void check_chapter_options(ChapterCli& cli, const ChapterOptions& options) {
+  CountOption n;
+  try {
+    n = typed_n(cli);
+  } catch (const std::invalid_argument&) {
+    return;  // the common options' check names a bad --n
+  }
+  try {
+    plan_for(options, n, cli.option("--dup")->count() > 0, cli.option("--join")->count() > 0);
+  } catch (const UsageError& error) {
+    throw CLI::ValidationError(error.what());
+  }
+}
+
+Plan make_plan(ChapterCli& cli, const ChapterOptions& options) {
+  return plan_for(options, typed_n(cli), cli.option("--dup")->count() > 0, cli.option("--join")->count() > 0);
+}
+
+double expected_rows(const Plan& plan) {
+  const double a = static_cast<double>(plan.a_rows), b = static_cast<double>(plan.b_rows);
+  const double keys = key_count(plan);
+  const double missed = 1.0 - 1.0 / keys;  // the chance that one draw misses a given key
+  double rows = a * b / keys;
+  if (keeps_unmatched_a(plan.kind)) rows += a * std::pow(missed, b);
+  if (keeps_unmatched_b(plan.kind)) rows += b * std::pow(missed, a);
+  return rows;
+}
+
+double host_bytes_needed(const Plan& plan, double rows) {
+  const double keys = 4.0 * static_cast<double>(plan.a_rows + plan.b_rows);
+  return keys + 4.0 * key_count(plan) + 3.0 * 8.0 * rows;
+}
+
+double device_bytes_needed(const Plan& plan, double rows) {
+  const double a = static_cast<double>(plan.a_rows), b = static_cast<double>(plan.b_rows);
+  return 4.0 * (a + b) + 12.0 * rows + 20.0 * a + 9.0 * b;
 }
 
 std::string describe_input(const Plan& plan) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli.hpp"
+#include "count_option.hpp"
 #include "inputs.hpp"
 #include "types.hpp"
 
@@ -25,24 +26,49 @@ struct Plan {
   std::uint64_t a_rows = kDefaultRows;  ///< --n
   std::uint64_t b_rows = kDefaultRows;  ///< --nb (default: --n)
   double duplication = 1.0;             ///< --dup
+  /// The options that set the run's size as the user typed them (`--n 2^30 --nb 2^30 --dup 4`),
+  /// or `the default sizes (2^24 x 2^24 rows)`: what a refusal of this size names.
+  std::string size_options;
 };
 
 /// The chapter's own options, registered by add_chapter_options and read back by make_plan.
 struct ChapterOptions {
   std::string join = "inner";
-  std::string nb;
+  CountOption nb;
   std::string duplication = "1";
 };
 
-/// Adds --join, --nb and --dup to @p cli, writing into @p options (which must outlive the parse).
+/// Adds --join, --nb and --dup to @p cli, writing into @p options, and check_chapter_options as
+/// the parser's final callback (@p cli and @p options must outlive the parse).
 void add_chapter_options(ChapterCli& cli, ChapterOptions& options);
 
-/// The plan of a parsed command line (@p n is --n).
-/// @throws UsageError for a plan that cannot run (a join of more than 2^31 - 1 rows is refused
-///   later, once the input is drawn).
-Plan make_plan(const ChapterOptions& options, std::uint64_t n);
+/// Refuses, at parse time, what make_plan refuses (so that --check-options refuses it too).
+/// @throws CLI::ValidationError with make_plan's message.
+void check_chapter_options(ChapterCli& cli, const ChapterOptions& options);
 
-/// @throws std::invalid_argument unless @p text is a decimal number >= 1.
+/// The plan of a parsed command line.
+/// @throws UsageError naming the options typed for a plan that cannot run: more than 2^31 - 1
+///   rows in A, in B, in both together, or expected in the join (int32 row indices; a join just
+///   above the limit is refused once the input is drawn and its rows counted).
+Plan make_plan(ChapterCli& cli, const ChapterOptions& options);
+
+/// The rows the join of @p plan's input has on average over seeds: |A| |B| / K matches for K
+/// distinct keys, plus the rows without a partner that the join keeps (A's: |A| (1 - 1/K)^|B|,
+/// B's: |B| (1 - 1/K)^|A|).
+double expected_rows(const Plan& plan);
+
+/// The host memory a run of @p plan holds at its peak for a join of @p rows rows: both key
+/// columns, the draws' histogram, the reference's pairs, its timed copy, a column read back and
+/// its compared prefix.
+double host_bytes_needed(const Plan& plan, double rows);
+
+/// The device memory a run of @p plan allocates for a join of @p rows rows: the keys, the output,
+/// and the workspace (bounds, offsets and partitions: about 20 bytes a row of A, 9 of B; the
+/// library's per-row objects: 4 bytes a row).
+double device_bytes_needed(const Plan& plan, double rows);
+
+/// @throws std::invalid_argument unless @p text is a decimal number from 1 to 10^9: digits with
+///   at most one decimal point (`2.5`); no sign, exponent, hexadecimal or spaces.
 double parse_duplication(const std::string& text);
 
 /// What the report's header says about the input: `inner join, 2^24 x 2^24 rows, dup 1`.

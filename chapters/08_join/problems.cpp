@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "host_memory.hpp"
 #include "sizes.hpp"
 
 namespace stepwise::join {
@@ -90,18 +91,16 @@ JoinInput draw_input(const Plan& plan, std::uint64_t seed) {
   JoinInput input = make_input(plan.a_rows, plan.b_rows, plan.duplication, seed);
   const std::uint64_t rows = join_row_count(input, plan.kind);
   if (rows > kMaxRows)
-    throw UsageError("the " + std::string(to_string(plan.kind)) + " join of this input has " + std::to_string(rows) +
-                     " rows, above 2^31 - 1 (int32 row indices): lower --dup or the sizes");
+    throw UsageError(plan.size_options + ": the " + std::string(to_string(plan.kind)) + " join of this input has " +
+                     std::to_string(rows) + " rows, above 2^31 - 1 (int32 row indices): lower --dup or the sizes");
   return input;
 }
 
 int run_plan(Session& session, const Plan& plan, JoinInput input) {
   const std::uint64_t rows = join_row_count(input, plan.kind);
-  const double keys = 4.0 * static_cast<double>(plan.a_rows + plan.b_rows);
-  // Keys, the output, and the workspace: bounds, offsets and partitions (about 20 bytes a row of
-  // A, 9 of B) and the library's per-row objects (4 bytes a row).
-  session.require_device_bytes(keys + 12.0 * static_cast<double>(rows) + 20.0 * static_cast<double>(plan.a_rows) +
-                               9.0 * static_cast<double>(plan.b_rows));
+  // Checked before the input was drawn with the rows expected; now with its very rows.
+  require_host_bytes(host_bytes_needed(plan, static_cast<double>(rows)), plan.size_options);
+  session.require_device_bytes(device_bytes_needed(plan, static_cast<double>(rows)), plan.size_options);
   JoinProblem problem(std::move(input), plan.kind);
   Workspace workspace(problem.workspace_bytes());
   session.note(describe_input(plan) + ": " + format_count(rows) + " output rows");

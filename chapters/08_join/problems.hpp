@@ -49,14 +49,16 @@ class JoinProblem final : public Problem {
   DeviceBuffer<unsigned long long> row_count_;
 };
 
-/// The input @p plan describes, drawn from @p seed (make_input), before the GPU is touched.
+/// The input @p plan describes, drawn from @p seed (make_input), once the GPU is open and the
+/// memory of the expected join checked.
 /// @throws UsageError when its join would have more than 2^31 - 1 rows (int32 row indices).
 JoinInput draw_input(const Plan& plan, std::uint64_t seed);
 
 /// Builds the problem of @p plan's @p input (from draw_input) on the device and runs the table
 /// through @p session.
 /// @return kExitOk, or kExitFailed when a check failed.
-/// @throws UsageError when the join does not fit in device memory.
+/// @throws UsageError when the join of this very input does not fit in host or device memory
+///   (main has refused those whose expected join does not, before drawing the input).
 int run_plan(Session& session, const Plan& plan, JoinInput input);
 
 }  // namespace stepwise::join

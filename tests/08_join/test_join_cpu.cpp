@@ -6,8 +6,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <iostream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -208,8 +211,94 @@ TEST_CASE("option parsers") {
   CHECK_THROWS_AS(parse_join(""), std::invalid_argument);
   CHECK(parse_duplication("1") == 1.0);
   CHECK(parse_duplication("2.5") == 2.5);
-  for (const char* bad : {"0.5", "0", "-3", "abc", "", "4x", "inf", "nan", "1e10"}) {
+  CHECK(parse_duplication("010") == 10.0);
+  CHECK(parse_duplication("1000000000") == 1e9);
+  // Decimal only, as every number of the command line: no hexadecimal, sign, exponent or space.
+  for (const char* bad : {"0.5", "0", "-3", "abc", "", "4x", "inf", "nan", "1e10", "0x10", " 5", "5 ", "+5", "1.", ".5",
+                          "1e3", "1.2.3", "1000000001", "0x1p3"}) {
     CAPTURE(bad);
     CHECK_THROWS_AS(parse_duplication(bad), std::invalid_argument);
   }
+}
+
+namespace {
+
+/// The plan of @p arguments as main makes it.
+Plan plan_of(const std::vector<std::string>& arguments) {
+  ChapterCli cli(chapter_info(), {});
+  ChapterOptions options;
+  add_chapter_options(cli, options);
+  const auto code = cli.parse(arguments);
+  if (code) throw UsageError("parse exit code " + std::to_string(*code));
+  return make_plan(cli, options);
+}
+
+/// The one line the parser prints on stderr when it refuses @p arguments (what --check-options
+/// prints too), without its `stepwise: error: ` prefix; empty when they are accepted.
+std::string refusal_of(const std::vector<std::string>& arguments) {
+  ChapterCli cli(chapter_info(), {});
+  ChapterOptions options;
+  add_chapter_options(cli, options);
+  std::ostringstream captured;
+  std::streambuf* const stderr_buffer = std::cerr.rdbuf(captured.rdbuf());
+  const auto code = cli.parse(arguments);
+  std::cerr.rdbuf(stderr_buffer);
+  if (!code) return "";
+  REQUIRE(*code == 2);
+  const std::string line = captured.str();
+  const std::string prefix = "stepwise: error: ";
+  REQUIRE(line.rfind(prefix, 0) == 0);
+  REQUIRE(std::count(line.begin(), line.end(), '\n') == 1);
+  return line.substr(prefix.size());
+}
+
+}  // namespace
+
+TEST_CASE("the plan: sizes, and refusals that name the options typed") {
+  const Plan defaults = plan_of({});
+  CHECK(defaults.a_rows == kDefaultRows);
+  CHECK(defaults.b_rows == kDefaultRows);
+  CHECK(defaults.size_options == "the default sizes (2^24 x 2^24 rows)");
+  const Plan uneven = plan_of({"--n", "4099", "--nb", "70001", "--join", "outer", "--dup", "16"});
+  CHECK(uneven.a_rows == 4099);
+  CHECK(uneven.b_rows == 70001);
+  CHECK(uneven.kind == JoinKind::outer);
+  CHECK(uneven.size_options == "--n 4099 --nb 70001 --dup 16 --join outer");
+  CHECK(plan_of({"--n", "2^30-1", "--nb", "2^30"}).b_rows == (std::uint64_t{1} << 30));
+
+  const std::string b_alone = refusal_of({"--nb", "2^31"});
+  CHECK(b_alone.rfind("--nb 2^31: B has 2^31 rows", 0) == 0);
+  const std::string n_alone = refusal_of({"--n", "1Gi"});
+  CHECK(n_alone.rfind("--n 1Gi (--nb defaults to --n): A and B hold 2^31 rows together", 0) == 0);
+  const std::string both = refusal_of({"--n", "2^30", "--nb", "2^30"});
+  CHECK(both.rfind("--n 2^30 --nb 2^30: A and B hold 2^31 rows", 0) == 0);
+  const std::string b_with_default = refusal_of({"--nb", "2^31-1"});
+  CHECK(b_with_default.rfind("the default --n 2^24 and --nb 2^31-1: A and B hold", 0) == 0);
+  // A join far above 2^31 - 1 rows is refused from the sizes, before any input is drawn.
+  CHECK(refusal_of({"--n", "2^20", "--dup", "1e9"}).rfind("--dup: '1e9' is not", 0) == 0);  // not decimal
+  const std::string dense = refusal_of({"--n", "2^20", "--dup", "1000000000"});
+  CHECK(dense.rfind("--n 2^20 --dup 1000000000: the inner join would have about 2^40 rows", 0) == 0);
+  CHECK(refusal_of({"--dup", "0x10"}).rfind("--dup: '0x10' is not", 0) == 0);
+  CHECK(refusal_of({"--dup", " 5"}).rfind("--dup: ' 5' is not", 0) == 0);
+  CHECK(refusal_of({"--nb", ""}).rfind("--nb: '' is not", 0) == 0);
+  CHECK(refusal_of({"--n", "2^30-1", "--nb", "2^30"}).empty());
+}
+
+TEST_CASE("the expected join and the memory it needs, against a drawn input") {
+  for (JoinKind kind : {JoinKind::inner, JoinKind::left, JoinKind::right, JoinKind::outer})
+    for (double dup : {1.0, 4.0, 64.0}) {
+      CAPTURE(to_string(kind));
+      CAPTURE(dup);
+      Plan plan;
+      plan.kind = kind;
+      plan.a_rows = 100000;
+      plan.b_rows = 60000;
+      plan.duplication = dup;
+      const JoinInput input = make_input(plan.a_rows, plan.b_rows, plan.duplication, 7);
+      const double rows = static_cast<double>(join_row_count(input, kind));
+      CHECK(expected_rows(plan) == doctest::Approx(rows).epsilon(0.02));
+      const double keys = 4.0 * 160000;
+      CHECK(host_bytes_needed(plan, rows) == doctest::Approx(keys + 4.0 * std::round(60000 / dup) + 24.0 * rows));
+      CHECK(device_bytes_needed(plan, rows) == doctest::Approx(keys + 12.0 * rows + 20.0 * 100000 + 9.0 * 60000));
+    }
 }
