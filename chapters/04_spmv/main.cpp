@@ -1,10 +1,13 @@
 // Chapter 04: y = A x for a sparse matrix A in CSR form. From a thread per row to merge-based
 // load balancing, against cuSPARSE on the same matrix. --matrix picks a generator or a Matrix
-// Market file; --analyze shows, without a GPU, what each stage makes of the matrix's rows.
+// Market file (--n, the default matrix's kind at about n nonzeros); --analyze shows, without a
+// GPU, what each stage makes of the matrix's rows.
 #include <iostream>
+#include <optional>
 
 #include "analysis.hpp"
 #include "harness.hpp"
+#include "host_memory.hpp"
 #include "matrix.hpp"
 #include "options.hpp"
 #include "problem.hpp"
@@ -14,10 +17,19 @@ namespace {
 using namespace stepwise;
 using namespace stepwise::spmv;
 
+/// The matrix of @p options, built: a bad file is bad input (one line, exit code 2).
+CsrMatrix load(ChapterOptions& options, std::uint64_t seed) {
+  try {
+    return options.source->load(seed);
+  } catch (const MatrixError& error) {
+    throw UsageError("--matrix: " + std::string(error.what()));
+  }
+}
+
 template <class T>
-int run(const ChapterCli& cli, const CsrMatrix& matrix, bool wide) {
-  Session session(cli);
-  session.require_device_bytes(device_bytes_needed(matrix, sizeof(T)));
+int run(Session& session, const CsrMatrix& matrix, const ChapterOptions& options, bool wide) {
+  session.require_device_bytes(device_bytes_needed(matrix, sizeof(T)), options.source_text);
+  for (const std::string& note : options.source->size().notes) session.note(note);
   for (const std::string& note : matrix_notes(matrix, wide)) session.note(note);
   SpmvProblem<T> problem(matrix, session.options().seed);
   return session.run(spmv_stages<T>(), problem,
@@ -35,17 +47,23 @@ int main(int argc, char** argv) {
     add_chapter_options(cli, options);
     if (auto exit_code = cli.parse(argc, argv)) return *exit_code;
 
-    CsrMatrix matrix;
-    try {  // a bad spec or file is bad input: one line, exit code 2, before the GPU is touched
-      matrix = load_matrix(options.matrix, cli.options().seed);
-    } catch (const MatrixError& error) {
-      throw UsageError(std::string("--matrix: ") + error.what());
-    }
+    // The matrix is known by its size only: memory first (the host's, then the GPU's once it is
+    // open). A file is read and checked whole before the GPU is touched (a bad entry is bad input,
+    // exit code 2, on any machine); a generator builds its matrix once the GPU is open.
+    const MatrixSize& size = options.source->size();
+    const bool wide = wide_values(options);
+    const std::size_t value_bytes = wide ? sizeof(double) : sizeof(float);
+    require_host_bytes(host_bytes_needed(size, value_bytes, options.analyze), options.source_text);
+    std::optional<CsrMatrix> matrix;
+    if (options.analyze || !options.source->generated()) matrix = load(options, cli.options().seed);
     if (options.analyze) {
-      std::cout << analyze(matrix, AnalysisShapes{});
+      std::cout << analyze(*matrix, AnalysisShapes{});
+      for (const std::string& note : size.notes) std::cout << "note: " << note << "\n";
       return static_cast<int>(kExitOk);
     }
-    const bool wide = wide_values(options);
-    return wide ? run<double>(cli, matrix, wide) : run<float>(cli, matrix, wide);
+    Session session(cli);
+    session.require_device_bytes(device_bytes_needed(size, value_bytes), options.source_text);
+    if (!matrix) matrix = load(options, cli.options().seed);
+    return wide ? run<double>(session, *matrix, options, wide) : run<float>(session, *matrix, options, wide);
   });
 }

@@ -12,10 +12,12 @@
 #include <memory>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include <sys/stat.h>
 
 #include "data.hpp"
+#include "host_memory.hpp"
 #include "parallel.hpp"
 #include "sizes.hpp"
 
@@ -367,14 +369,55 @@ CsrMatrix lecture_matrix(const std::string& spec) {
   return matrix;
 }
 
+/// A stencil's grid (nz = 1 for the 2-D one), its rows and nonzeros within the 32-bit limits.
+struct GridSpec {
+  std::int64_t nx = 1, ny = 1, nz = 1;
+  std::int64_t rows() const { return nx * ny * nz; }
+};
+
+constexpr const char* kStencil5Synopsis = "stencil5:NXxNY";
+constexpr const char* kStencil27Synopsis = "stencil27:NXxNYxNZ";
+
+/// The 5-point stencil's nonzeros: the diagonal, and each pair of neighbours twice.
+std::int64_t stencil5_nonzeros(const GridSpec& grid) {
+  return grid.nx * grid.ny + 2 * ((grid.nx - 1) * grid.ny + grid.nx * (grid.ny - 1));
+}
+
+/// The 27-point stencil's nonzeros: per dimension of n points, the neighbours in that dimension
+/// sum to 3n - 2 over the points.
+std::int64_t stencil27_nonzeros(const GridSpec& grid) {
+  return (3 * grid.nx - 2) * (3 * grid.ny - 2) * (3 * grid.nz - 2);
+}
+
+/// stencil5:NXxNY's grid, checked.
+GridSpec read_stencil5(const SpecReader& reader) {
+  const std::vector<std::string> sizes = reader.dimensions(0, 2, 2);
+  GridSpec grid;
+  grid.nx = reader.count_of(sizes[0], "NX", 1, kMaxIndex);
+  grid.ny = reader.count_of(sizes[1], "NY", 1, kMaxIndex);
+  reader.check_limit(grid.rows(), "rows");
+  reader.check_limit(stencil5_nonzeros(grid), "nonzeros");
+  return grid;
+}
+
+/// stencil27:NXxNYxNZ's grid, checked.
+GridSpec read_stencil27(const SpecReader& reader) {
+  const std::vector<std::string> sizes = reader.dimensions(0, 3, 3);
+  GridSpec grid;
+  grid.nx = reader.count_of(sizes[0], "NX", 1, kMaxIndex);
+  grid.ny = reader.count_of(sizes[1], "NY", 1, kMaxIndex);
+  grid.nz = reader.count_of(sizes[2], "NZ", 1, kMaxIndex);
+  reader.check_limit(grid.nx * grid.ny, "rows");  // first: nx ny nz then fits 64 bits
+  reader.check_limit(grid.rows(), "rows");
+  reader.check_limit(stencil27_nonzeros(grid), "nonzeros");
+  return grid;
+}
+
 /// The 2-D 5-point Laplacian: row r = x + NX y, neighbours (x, y +- 1) and (x +- 1, y).
 CsrMatrix stencil5_matrix(const std::string& spec) {
-  const SpecReader reader(spec, 1, "stencil5:NXxNY");
-  const std::vector<std::string> sizes = reader.dimensions(0, 2, 2);
-  const std::int64_t nx = reader.count_of(sizes[0], "NX", 1, kMaxIndex);
-  const std::int64_t ny = reader.count_of(sizes[1], "NY", 1, kMaxIndex);
-  reader.check_limit(nx * ny, "rows");
-  reader.check_limit(nx * ny + 2 * ((nx - 1) * ny + nx * (ny - 1)), "nonzeros");
+  const SpecReader reader(spec, 1, kStencil5Synopsis);
+  const GridSpec grid = read_stencil5(reader);
+  const std::int64_t nx = grid.nx, ny = grid.ny;
   CsrMatrix matrix;
   matrix.rows = matrix.cols = static_cast<std::int32_t>(nx * ny);
   matrix.offsets = offsets_of(
@@ -408,15 +451,9 @@ CsrMatrix stencil5_matrix(const std::string& spec) {
 /// The 3-D 27-point stencil: row r = x + NX (y + NY z), every neighbour (x + dx, y + dy, z + dz)
 /// inside the grid, in increasing column order (dz, then dy, then dx from -1 to 1).
 CsrMatrix stencil27_matrix(const std::string& spec) {
-  const SpecReader reader(spec, 1, "stencil27:NXxNYxNZ");
-  const std::vector<std::string> sizes = reader.dimensions(0, 3, 3);
-  const std::int64_t nx = reader.count_of(sizes[0], "NX", 1, kMaxIndex);
-  const std::int64_t ny = reader.count_of(sizes[1], "NY", 1, kMaxIndex);
-  const std::int64_t nz = reader.count_of(sizes[2], "NZ", 1, kMaxIndex);
-  reader.check_limit(nx * ny, "rows");  // first: nx ny nz then fits 64 bits
-  reader.check_limit(nx * ny * nz, "rows");
-  // Per dimension of n points, the neighbours in that dimension sum to 3n - 2 over the points.
-  reader.check_limit((3 * nx - 2) * (3 * ny - 2) * (3 * nz - 2), "nonzeros");
+  const SpecReader reader(spec, 1, kStencil27Synopsis);
+  const GridSpec grid = read_stencil27(reader);
+  const std::int64_t nx = grid.nx, ny = grid.ny, nz = grid.nz;
   const auto span = [](std::int64_t at, std::int64_t size) { return 1 + (at > 0) + (at < size - 1); };
   CsrMatrix matrix;
   matrix.rows = matrix.cols = static_cast<std::int32_t>(nx * ny * nz);
@@ -454,18 +491,53 @@ void fill_random_rows(CsrMatrix& matrix, std::int64_t first_row, std::int64_t la
   }
 }
 
-/// uniform:ROWS[xCOLS]:K, and huge-row:ROWS:K:LONG (@p long_row >= 0: row ROWS / 2 has that
-/// many nonzeros, drawn from its own stream, and the matrix has max(ROWS, LONG) columns).
-CsrMatrix random_rows_matrix(const SpecReader& reader, std::int64_t rows, std::int64_t cols, std::int64_t k,
-                             std::int64_t long_row, std::uint64_t seed) {
+/// uniform:ROWS[xCOLS]:K, or huge-row:ROWS:K:LONG (long_row >= 0: row ROWS / 2 has that many
+/// nonzeros, and the matrix has max(ROWS, LONG) columns).
+struct RandomRowsSpec {
+  std::int64_t rows = 0, cols = 0, k = 0;
+  std::int64_t long_row = -1;
+  std::int64_t nonzeros() const { return long_row >= 0 ? (rows - 1) * k + long_row : rows * k; }
+};
+
+constexpr const char* kUniformSynopsis = "uniform:ROWS[xCOLS]:K";
+constexpr const char* kHugeRowSynopsis = "huge-row:ROWS:K:LONG";
+
+/// Refuses rows of K distinct columns among fewer, and a matrix above the 32-bit limits.
+RandomRowsSpec checked(const SpecReader& reader, const RandomRowsSpec& spec) {
+  if (spec.k > spec.cols)
+    reader.fail("K = " + std::to_string(spec.k) + " distinct columns per row need at least " + std::to_string(spec.k) +
+                " columns, the matrix has " + std::to_string(spec.cols));
+  reader.check_limit(spec.nonzeros(), "nonzeros");
+  return spec;
+}
+
+/// uniform:ROWS[xCOLS]:K, checked.
+RandomRowsSpec read_uniform(const SpecReader& reader) {
+  const std::vector<std::string> sizes = reader.dimensions(0, 1, 2);
+  RandomRowsSpec spec;
+  spec.rows = reader.count_of(sizes[0], "ROWS", 1, kMaxIndex);
+  spec.cols = sizes.size() == 2 ? reader.count_of(sizes[1], "COLS", 1, kMaxIndex) : spec.rows;
+  spec.k = reader.count(1, "K", 0, kMaxIndex);
+  return checked(reader, spec);
+}
+
+/// huge-row:ROWS:K:LONG, checked: the short rows' columns are drawn from all max(ROWS, LONG).
+RandomRowsSpec read_huge_row(const SpecReader& reader) {
+  RandomRowsSpec spec;
+  spec.rows = reader.count(0, "ROWS", 1, kMaxIndex);
+  spec.k = reader.count(1, "K", 0, kMaxIndex);
+  spec.long_row = reader.count(2, "LONG", 1, kMaxIndex);
+  spec.cols = std::max(spec.rows, spec.long_row);
+  return checked(reader, spec);
+}
+
+/// The matrix of a checked uniform or huge-row spec: the long row drawn from its own stream.
+CsrMatrix random_rows_matrix(const SpecReader& reader, const RandomRowsSpec& spec, std::uint64_t seed) {
+  const std::int64_t rows = spec.rows, k = spec.k, long_row = spec.long_row;
   const std::int64_t middle = long_row >= 0 ? rows / 2 : -1;
-  if (k > cols)
-    reader.fail("K = " + std::to_string(k) + " distinct columns per row need at least " + std::to_string(k) +
-                " columns, the matrix has " + std::to_string(cols));
-  reader.check_limit(long_row >= 0 ? (rows - 1) * k + long_row : rows * k, "nonzeros");
   CsrMatrix matrix;
   matrix.rows = static_cast<std::int32_t>(rows);
-  matrix.cols = static_cast<std::int32_t>(cols);
+  matrix.cols = static_cast<std::int32_t>(spec.cols);
   matrix.offsets = offsets_of(
       rows, [&](std::int64_t row) { return row == middle ? long_row : k; }, reader);
   matrix.columns.resize(static_cast<std::size_t>(matrix.offsets.back()));
@@ -486,27 +558,22 @@ CsrMatrix random_rows_matrix(const SpecReader& reader, std::int64_t rows, std::i
 
 /// uniform:ROWS[xCOLS]:K.
 CsrMatrix uniform_matrix(const std::string& spec, std::uint64_t seed) {
-  const SpecReader reader(spec, 2, "uniform:ROWS[xCOLS]:K");
-  const std::vector<std::string> sizes = reader.dimensions(0, 1, 2);
-  const std::int64_t rows = reader.count_of(sizes[0], "ROWS", 1, kMaxIndex);
-  const std::int64_t cols = sizes.size() == 2 ? reader.count_of(sizes[1], "COLS", 1, kMaxIndex) : rows;
-  const std::int64_t k = reader.count(1, "K", 0, kMaxIndex);
-  CsrMatrix matrix = random_rows_matrix(reader, rows, cols, k, -1, seed);
-  matrix.description =
-      "uniform " + std::to_string(rows) + "x" + std::to_string(cols) + ", " + std::to_string(k) + " per row";
+  const SpecReader reader(spec, 2, kUniformSynopsis);
+  const RandomRowsSpec rows = read_uniform(reader);
+  CsrMatrix matrix = random_rows_matrix(reader, rows, seed);
+  matrix.description = "uniform " + std::to_string(rows.rows) + "x" + std::to_string(rows.cols) + ", " +
+                       std::to_string(rows.k) + " per row";
   return matrix;
 }
 
 /// huge-row:ROWS:K:LONG: the short rows' columns are drawn from all max(ROWS, LONG) columns.
 CsrMatrix huge_row_matrix(const std::string& spec, std::uint64_t seed) {
-  const SpecReader reader(spec, 3, "huge-row:ROWS:K:LONG");
-  const std::int64_t rows = reader.count(0, "ROWS", 1, kMaxIndex);
-  const std::int64_t k = reader.count(1, "K", 0, kMaxIndex);
-  const std::int64_t long_row = reader.count(2, "LONG", 1, kMaxIndex);
-  const std::int64_t cols = std::max(rows, long_row);
-  CsrMatrix matrix = random_rows_matrix(reader, rows, cols, k, long_row, seed);
-  matrix.description = "huge-row " + std::to_string(rows) + "x" + std::to_string(cols) + ", " + std::to_string(k) +
-                       " per row, row " + std::to_string(rows / 2) + " of " + std::to_string(long_row);
+  const SpecReader reader(spec, 3, kHugeRowSynopsis);
+  const RandomRowsSpec rows = read_huge_row(reader);
+  CsrMatrix matrix = random_rows_matrix(reader, rows, seed);
+  matrix.description = "huge-row " + std::to_string(rows.rows) + "x" + std::to_string(rows.cols) + ", " +
+                       std::to_string(rows.k) + " per row, row " + std::to_string(rows.rows / 2) + " of " +
+                       std::to_string(rows.long_row);
   return matrix;
 }
 
@@ -534,18 +601,35 @@ std::vector<std::int32_t> random_permutation(std::int64_t n, std::uint64_t seed)
   return permutation;
 }
 
+/// rmat:SCALE:EDGES_PER_ROW: 2^SCALE vertices, EDGES_PER_ROW x 2^SCALE edges drawn.
+struct RmatSpec {
+  std::int64_t scale = 0, edges_per_row = 0;
+  std::int64_t vertices() const { return std::int64_t{1} << scale; }
+  std::int64_t edges() const { return edges_per_row * vertices(); }
+};
+
+constexpr const char* kRmatSynopsis = "rmat:SCALE:EDGES_PER_ROW";
+
+/// rmat:SCALE:EDGES_PER_ROW, checked.
+RmatSpec read_rmat(const SpecReader& reader) {
+  RmatSpec rmat;
+  rmat.scale = reader.count(0, "SCALE", 0, 30);
+  rmat.edges_per_row = reader.count(1, "EDGES_PER_ROW", 1, kMaxIndex);
+  if (rmat.edges_per_row > kMaxIndex >> rmat.scale)
+    reader.fail(std::to_string(rmat.edges_per_row) + " x 2^" + std::to_string(rmat.scale) + " edges is above " +
+                kLimitText);
+  return rmat;
+}
+
 /// rmat:SCALE:EDGES_PER_ROW. Each edge descends SCALE levels of the adjacency matrix's
 /// quadrants (kRmatQuadrant); its row and column are then relabelled by one random permutation
 /// of the vertices. assemble() keeps a repeated edge once; a value depends on its (row,
 /// column) alone.
 CsrMatrix rmat_matrix(const std::string& spec, std::uint64_t seed) {
-  const SpecReader reader(spec, 2, "rmat:SCALE:EDGES_PER_ROW");
-  const std::int64_t scale = reader.count(0, "SCALE", 0, 30);
-  const std::int64_t edges_per_row = reader.count(1, "EDGES_PER_ROW", 1, kMaxIndex);
-  const std::int64_t n = std::int64_t{1} << scale;
-  if (edges_per_row > kMaxIndex >> scale)
-    reader.fail(std::to_string(edges_per_row) + " x 2^" + std::to_string(scale) + " edges is above " + kLimitText);
-  const std::int64_t edge_count = edges_per_row * n;
+  const RmatSpec rmat = read_rmat(SpecReader(spec, 2, kRmatSynopsis));
+  const std::int64_t scale = rmat.scale, edges_per_row = rmat.edges_per_row;
+  const std::int64_t n = rmat.vertices();
+  const std::int64_t edge_count = rmat.edges();
 
   const std::vector<std::int32_t> permutation = random_permutation(n, seed);
   std::vector<std::vector<PackedEntry>> chunks(
@@ -582,32 +666,110 @@ CsrMatrix rmat_matrix(const std::string& spec, std::uint64_t seed) {
 
 // Matrix Market -----------------------------------------------------------------------------------
 
-/// The whole file at @p path. @throws MatrixError `PATH: cannot open/read: reason`.
-std::string read_whole_file(const std::string& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), std::fclose);
-  if (!file) throw MatrixError(path + ": cannot open the file: " + std::strerror(errno));
-  // A regular file is read at once, anything else (a pipe) in blocks until its end.
-  struct stat status {};
-  if (fstat(fileno(file.get()), &status) != 0)
-    throw MatrixError(path + ": cannot read the file: " + std::strerror(errno));
-  if (S_ISDIR(status.st_mode)) throw MatrixError(path + ": cannot read the file: it is a directory");
-  std::string text;
-  if (S_ISREG(status.st_mode) && status.st_size > 0) {
-    text.resize(static_cast<std::size_t>(status.st_size));
-    text.resize(std::fread(text.data(), 1, text.size(), file.get()));
-  }
-  char block[1 << 16];  // what is left: all of a pipe, the end of a file that grew
-  for (std::size_t got; (got = std::fread(block, 1, sizeof block, file.get())) > 0;) text.append(block, got);
-  if (std::ferror(file.get())) throw MatrixError(path + ": cannot read the file: " + std::strerror(errno));
-  return text;
-}
-
 /// @p text in lower case (the banner's words are case-insensitive).
 std::string lower_case(std::string_view text) {
   std::string lower(text);
   for (char& c : lower)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return lower;
+}
+
+/// The generator names, for messages: `lecture, stencil5, ...`.
+std::string known_generators() {
+  std::string known;
+  for (const Generator& generator : generators()) known += std::string(known.empty() ? "" : ", ") + generator.name;
+  return known;
+}
+
+/// A file open for reading, and what fstat says of it.
+class OpenFile {
+ public:
+  /// @throws MatrixError `PATH: cannot open the file: reason`, or `...: it is a directory`.
+  explicit OpenFile(const std::string& path) : file_(std::fopen(path.c_str(), "rb"), std::fclose), path_(path) {
+    if (!file_) throw MatrixError(path + ": cannot open the file: " + std::strerror(errno));
+    if (fstat(fileno(file_.get()), &status_) != 0)
+      throw MatrixError(path + ": cannot read the file: " + std::strerror(errno));
+    if (S_ISDIR(status_.st_mode)) throw MatrixError(path + ": cannot read the file: it is a directory");
+  }
+
+  bool regular() const { return S_ISREG(status_.st_mode); }
+  /// The size of a regular file.
+  std::int64_t bytes() const { return static_cast<std::int64_t>(status_.st_size); }
+
+  /// Appends up to @p count bytes to @p text; false at the end of the file.
+  /// @throws MatrixError when the read fails.
+  bool read_into(std::string& text, std::size_t count) {
+    const std::size_t before = text.size();
+    text.resize(before + count);
+    const std::size_t got = std::fread(text.data() + before, 1, count, file_.get());
+    text.resize(before + got);
+    if (std::ferror(file_.get())) throw MatrixError(path_ + ": cannot read the file: " + std::strerror(errno));
+    return got > 0;
+  }
+
+ private:
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
+  std::string path_;
+  struct stat status_ {};
+};
+
+/// Bytes read at a time from a file that is not regular, and from a header.
+constexpr std::size_t kReadBlockBytes = std::size_t{1} << 16;
+
+/// The banner's first word, which a Matrix Market file starts with.
+constexpr std::string_view kBannerWord = "%%matrixmarket";
+
+/// Refuses @p text, the start of the file at @p path, unless it starts with the banner's first
+/// word (any case); a text shorter than the word is left to the parser.
+void require_banner_start(const std::string& path, std::string_view text) {
+  const std::string start = lower_case(text.substr(0, kBannerWord.size()));
+  if (text.size() >= kBannerWord.size() && start != kBannerWord)
+    throw MatrixError(path + ":1: not a Matrix Market file: the first line must start with %%MatrixMarket");
+}
+
+/// The whole text of @p file: a regular file at once; anything else (a pipe) in blocks, refused
+/// at its first block unless it starts with the banner (`/dev/zero` ends there), and once it
+/// holds more than half the host memory available.
+std::string read_whole_file(const std::string& path, OpenFile& file) {
+  std::string text;
+  if (file.regular()) {
+    if (file.bytes() > 0) file.read_into(text, static_cast<std::size_t>(file.bytes()));
+    while (file.read_into(text, kReadBlockBytes)) {  // the end of a file that grew
+    }
+    return text;
+  }
+  const double limit = static_cast<double>(available_host_bytes()) / 2.0;
+  while (file.read_into(text, kReadBlockBytes)) {
+    require_banner_start(path, text);
+    if (limit > 0.0 && static_cast<double>(text.size()) > limit)
+      throw MatrixError(path + ": this stream holds more than " + format_bytes(limit) +
+                        " (half the host memory available) and has not ended: too large to read");
+  }
+  return text;
+}
+
+/// The start of the regular file @p file up to the end of its size line (the first line after the
+/// banner that is neither blank nor a comment), or the whole file when it has none: its header,
+/// read without its entries. Refused at once unless it starts with the banner.
+std::string read_header_text(const std::string& path, OpenFile& file) {
+  std::string text;
+  std::size_t line_start = 0;
+  bool banner_read = false;
+  for (bool more = true; more;) {
+    more = file.read_into(text, kReadBlockBytes);
+    require_banner_start(path, text);
+    for (std::size_t newline; (newline = text.find('\n', line_start)) != std::string::npos;) {
+      const std::string_view line(text.data() + line_start, newline - line_start);
+      line_start = newline + 1;
+      if (!banner_read) {
+        banner_read = true;
+        continue;
+      }
+      const std::size_t first = line.find_first_not_of(" \t\r\v\f");
+      if (first != std::string_view::npos && line[first] != '%') return text.substr(0, line_start);
+    }
+  }
+  return text;
 }
 
 /// A Matrix Market file's banner words.
@@ -675,8 +837,30 @@ constexpr std::int64_t kTextChunkBytes = 1 << 22;
 /// to name the first problem and its line.
 class MatrixMarketParser {
  public:
-  MatrixMarketParser(const std::string& path, const std::string& text)
-      : path_(path), begin_(text.data()), end_(text.data() + text.size()) {}
+  /// The parser of @p text, the file at @p path whole, or its header only (read_header_text) of
+  /// a file of @p file_bytes bytes (-1: the text is the whole file).
+  MatrixMarketParser(const std::string& path, const std::string& text, std::int64_t file_bytes = -1)
+      : path_(path),
+        begin_(text.data()),
+        end_(text.data() + text.size()),
+        file_bytes_(file_bytes < 0 ? static_cast<std::int64_t>(text.size()) : file_bytes) {}
+
+  /// What the banner and the size line say of the matrix (the entries are not read).
+  MatrixSize header() {
+    LineCursor lines(begin_, end_, 1);
+    read_banner(lines);
+    read_size_line(lines);
+    MatrixSize size;
+    size.rows = rows_;
+    size.cols = cols_;
+    const std::int64_t entries = std::min(entry_count_, entry_capacity_);  // at most what the file holds
+    const std::int64_t stored = symmetry_ == Symmetry::general ? entries : 2 * entries;
+    size.nonzeros = std::min(stored, rows_ * cols_);
+    // The text, the entries as read and as sorted by row (16 bytes each), the rows' counts.
+    size.build_bytes = static_cast<double>(file_bytes_) + 2.0 * sizeof(FileEntry) * static_cast<double>(stored) +
+                       4.0 * static_cast<double>(rows_);
+    return size;
+  }
 
   CsrMatrix parse() {
     LineCursor lines(begin_, end_, 1);
@@ -771,6 +955,17 @@ class MatrixMarketParser {
     if (symmetry_ != Symmetry::general && rows_ != cols_)
       fail(lines.line_number(),
            "a symmetric matrix must be square, not " + std::to_string(rows_) + " x " + std::to_string(cols_));
+    // Every entry line takes at least 4 bytes (`1 1` and its line end; 6 with a value), the last
+    // one a byte less: the rest of the file holds at most this many entries. Rows and columns
+    // cost memory whether entries fill them or not, so a file may declare only so many more.
+    const std::int64_t rest = file_bytes_ - (lines.rest() - begin_);
+    entry_capacity_ = std::max<std::int64_t>(0, rest + 1) / (field_ == Field::pattern ? 4 : 6);
+    for (const auto& [count, what] : {std::pair{rows_, "rows"}, std::pair{cols_, "columns"}})
+      if (count > entry_capacity_ + kMostEmptyRows)
+        fail(lines.line_number(), std::to_string(count) + " " + what + " in a file whose " +
+                                      std::to_string(file_bytes_) + " bytes hold at most " +
+                                      std::to_string(entry_capacity_) + " entries: at most 2^24 " + what +
+                                      " more than that are read (the others could only be empty)");
   }
 
   /// @p token as a one-based index in [1, @p limit], returned zero-based.
@@ -891,7 +1086,9 @@ class MatrixMarketParser {
   const char* end_;
   Field field_ = Field::real;
   Symmetry symmetry_ = Symmetry::general;
+  std::int64_t file_bytes_;  ///< the whole file's size (the text may be its header only)
   std::int64_t rows_ = 0, cols_ = 0, entry_count_ = 0;
+  std::int64_t entry_capacity_ = 0;  ///< the most entries the rest of the file can hold
   std::int64_t size_line_number_ = 0;
 };
 
@@ -952,19 +1149,97 @@ CsrMatrix generate_matrix(const std::string& spec, std::uint64_t seed) {
   if (name == "uniform") return uniform_matrix(spec, seed);
   if (name == "rmat") return rmat_matrix(spec, seed);
   if (name == "huge-row") return huge_row_matrix(spec, seed);
-  std::string known;
-  for (const Generator& generator : generators()) known += std::string(known.empty() ? "" : ", ") + generator.name;
-  throw MatrixError(spec + ": unknown generator '" + name + "' (known: " + known + ")");
+  throw MatrixError(spec + ": unknown generator '" + name + "' (known: " + known_generators() + ")");
 }
 
 CsrMatrix read_matrix_market(const std::string& path) {
-  const std::string text = read_whole_file(path);
+  OpenFile file(path);
+  const std::string text = read_whole_file(path, file);
   return MatrixMarketParser(path, text).parse();
 }
 
-CsrMatrix load_matrix(const std::string& spec, std::uint64_t seed) {
-  return is_generator_spec(spec) ? generate_matrix(spec, seed) : read_matrix_market(spec);
+double host_bytes_needed(const MatrixSize& size, std::size_t value_bytes, bool analyze) {
+  const double rows = static_cast<double>(size.rows), cols = static_cast<double>(size.cols);
+  const double nonzeros = static_cast<double>(size.nonzeros);
+  const double matrix = 12.0 * nonzeros + 4.0 * (rows + 1.0);           // int32 columns, double values, offsets
+  if (analyze) return matrix + std::max(size.build_bytes, 4.0 * rows);  // the row lengths, sorted
+  // x and x rounded (8 bytes a column each), the values or x converted for the device, the
+  // reference, its row scales and its timed copy (8 bytes a row each), y read back.
+  const double run = 16.0 * cols + static_cast<double>(value_bytes) * std::max(nonzeros, cols) + 24.0 * rows +
+                     static_cast<double>(value_bytes) * rows;
+  return matrix + std::max(size.build_bytes, run);
 }
+
+std::string scaled_default_matrix(std::uint64_t nonzeros) {
+  if (nonzeros == 0 || nonzeros > static_cast<std::uint64_t>(kMaxIndex))
+    throw MatrixError(std::to_string(nonzeros) + " nonzeros: the 27-point stencil takes from 1 to " + kLimitText);
+  const auto count = [](std::int64_t x) { return stencil27_nonzeros(GridSpec{x, x, 2 * x}); };
+  const auto wanted = static_cast<std::int64_t>(nonzeros);
+  std::int64_t x = 1;
+  while (count(x + 1) <= kMaxIndex && count(x) < wanted) ++x;
+  if (x > 1 && wanted - count(x - 1) <= count(x) - wanted) --x;  // the nearer of the two around it
+  return "stencil27:" + std::to_string(x) + "x" + std::to_string(x) + "x" + std::to_string(2 * x);
+}
+
+MatrixSource::MatrixSource(const std::string& spec) : spec_(spec) {
+  if (spec.empty()) throw MatrixError("empty: give a generator (" + known_generators() + ") or a Matrix Market file");
+  generated_ = is_generator_spec(spec);
+  if (generated_) {
+    const std::string name = spec_name(spec);
+    if (name == "lecture") {
+      lecture_matrix(spec);  // checks that it has no arguments
+      size_ = {4, 4, 7, 0.0, {}};
+    } else if (name == "stencil5" || name == "stencil27") {
+      const bool five = name == "stencil5";
+      const SpecReader reader(spec, 1, five ? kStencil5Synopsis : kStencil27Synopsis);
+      const GridSpec grid = five ? read_stencil5(reader) : read_stencil27(reader);
+      size_ = {grid.rows(), grid.rows(), five ? stencil5_nonzeros(grid) : stencil27_nonzeros(grid), 0.0, {}};
+    } else if (name == "uniform" || name == "huge-row") {
+      const bool huge = name == "huge-row";
+      const SpecReader reader(spec, huge ? 3 : 2, huge ? kHugeRowSynopsis : kUniformSynopsis);
+      const RandomRowsSpec rows = huge ? read_huge_row(reader) : read_uniform(reader);
+      size_ = {rows.rows, rows.cols, rows.nonzeros(), 0.0, {}};
+      if (huge && rows.long_row > rows.rows)
+        size_.notes.push_back(spec + ": LONG = " + std::to_string(rows.long_row) + " is above ROWS = " +
+                              std::to_string(rows.rows) + ", so the matrix has " + std::to_string(rows.cols) +
+                              " columns (max(ROWS, LONG): the long row's columns are distinct)");
+    } else {
+      const RmatSpec rmat = read_rmat(SpecReader(spec, 2, kRmatSynopsis));
+      // The edges, packed in 8 bytes, as drawn and as sorted by row; the permutation; the rows' counts.
+      size_ = {rmat.vertices(),
+               rmat.vertices(),
+               rmat.edges(),
+               16.0 * static_cast<double>(rmat.edges()) + 8.0 * static_cast<double>(rmat.vertices()),
+               {}};
+    }
+    return;
+  }
+  struct stat status {};
+  const bool path_like = spec.find('/') != std::string::npos ||
+                         (spec.find('.') != std::string::npos && spec.find(':') == std::string::npos);
+  if (stat(spec.c_str(), &status) != 0 && errno == ENOENT && !path_like)
+    throw MatrixError(spec + ": unknown generator '" + spec_name(spec) + "' (known: " + known_generators() +
+                      "), and no file of that name");
+  OpenFile file(spec);
+  stream_ = !file.regular();
+  if (stream_) {
+    stream_text_ = read_whole_file(spec, file);
+    size_ = MatrixMarketParser(spec, stream_text_).header();
+  } else {
+    const std::string header = read_header_text(spec, file);
+    size_ = MatrixMarketParser(spec, header, file.bytes()).header();
+  }
+}
+
+CsrMatrix MatrixSource::load(std::uint64_t seed) {
+  if (generated_) return generate_matrix(spec_, seed);
+  if (!stream_) return read_matrix_market(spec_);
+  const std::string text = std::move(stream_text_);
+  stream_text_.clear();
+  return MatrixMarketParser(spec_, text).parse();
+}
+
+CsrMatrix load_matrix(const std::string& spec, std::uint64_t seed) { return MatrixSource(spec).load(seed); }
 
 std::vector<double> make_x(std::size_t count, std::uint64_t seed) {
   std::vector<double> x(count);

@@ -69,7 +69,8 @@ bool is_generator_spec(const std::string& spec);
 ///   edges drawn, vertex labels randomly permuted (as Graph500 does), duplicate edges merged;
 ///   values uniform in [-1, 1);
 /// - `huge-row:ROWS:K:LONG`: `uniform:ROWS:K` plus one row (the middle one) holding LONG distinct
-///   nonzeros; the matrix has max(ROWS, LONG) columns.
+///   nonzeros; the matrix has max(ROWS, LONG) columns (MatrixSize's note says so when LONG is
+///   above ROWS).
 /// @throws MatrixError for an unknown name, a malformed or out-of-range argument, or a matrix
 ///   above the 32-bit limits.
 CsrMatrix generate_matrix(const std::string& spec, std::uint64_t seed);
@@ -82,15 +83,85 @@ inline constexpr double kPatternValue = 1.0;
 /// or `pattern` and symmetry `general`, `symmetric` or `skew-symmetric` (the stored triangle is
 /// mirrored to both: a_ji = a_ij, or -a_ij for skew; diagonal entries once). Comment lines (`%`)
 /// and blank lines are skipped; duplicate entries are summed. Fast enough for files of tens of
-/// millions of entries (the whole file is read at once and parsed without iostreams).
+/// millions of entries (the whole file is read at once and parsed without iostreams). Memory
+/// goes by what the file holds, never by what its size line declares: the entries are stored as
+/// they are read, and a size line may declare at most kMostEmptyRows rows (and columns) more
+/// than the entries the rest of the file can hold. A file that is not regular (a pipe) is read
+/// in blocks: refused at its first block unless it starts with the banner (`/dev/zero` is refused
+/// at once), and refused once it holds more than half the host memory available.
 /// @throws MatrixError with `PATH:LINE: what` for a missing or unreadable file, a wrong banner
 ///   (array format, complex field, hermitian symmetry, unknown words), a bad size line, an index
 ///   out of range or zero, a value that is not a number, an entry off the stored triangle of a
 ///   symmetric file, too few or too many entries, trailing garbage, or a matrix above the
-///   32-bit limits.
+///   32-bit limits or above what the file can fill.
 CsrMatrix read_matrix_market(const std::string& path);
 
-/// generate_matrix for a generator spec, read_matrix_market otherwise.
+/// The most rows (or columns) a Matrix Market file may declare beyond the entries it can hold:
+/// each row costs memory and time whether the file fills it or not, so a 60-byte file declaring
+/// 2^31 - 1 rows is refused at its size line instead of costing 17 GB.
+inline constexpr std::int64_t kMostEmptyRows = std::int64_t{1} << 24;
+
+/// What a --matrix spec says about its matrix before it is built: from a generator's arguments,
+/// or from a Matrix Market file's banner and size line.
+struct MatrixSize {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  /// The nonzeros, or at most this many: R-MAT's edges before repeated ones are merged, a file's
+  /// entries (the stored triangle mirrored) before duplicates are summed.
+  std::int64_t nonzeros = 0;
+  /// Host bytes building the matrix holds besides the matrix: a file's text and its entries, or
+  /// R-MAT's edges (each twice while they are sorted by row) and vertex permutation.
+  double build_bytes = 0.0;
+  /// What the spec leaves unsaid and a run says in a note (huge-row's columns when LONG > ROWS).
+  std::vector<std::string> notes;
+};
+
+/// The host memory a run of the matrix @p size describes holds at its peak with elements of
+/// @p value_bytes: building the matrix, the matrix (CSR with double values), and then x (and x
+/// rounded), the values converted for the device, the reference, its row scales and timed copy,
+/// and y read back; with @p analyze, building the matrix and the analysis's row lengths only.
+double host_bytes_needed(const MatrixSize& size, std::size_t value_bytes, bool analyze);
+
+/// The matrix the common `--n` stands for: the default matrix's kind, the 27-point stencil, on an
+/// X x X x 2X grid (the default's proportions, 128 x 128 x 256), X the one whose nonzero count
+/// (3X - 2)^2 (6X - 2) is nearest @p nonzeros (the first X on a tie; X = 128 for 111,777,784, the
+/// default matrix's count).
+/// @throws MatrixError for @p nonzeros above 2^31 - 1 (32-bit indices), or 0.
+std::string scaled_default_matrix(std::uint64_t nonzeros);
+
+/// A --matrix spec opened: what it says about its matrix (MatrixSize) before the matrix is built,
+/// then the matrix.
+class MatrixSource {
+ public:
+  /// Opens @p spec: a generator's arguments are read and checked as generate_matrix checks them;
+  /// a regular file's banner and size line are read and checked as read_matrix_market checks
+  /// them (its entries are read by load); a file that is not regular (a pipe) is read whole now,
+  /// as read_matrix_market reads it, since it cannot be read twice.
+  /// @throws MatrixError naming @p spec: an empty spec, an unknown generator where no file of
+  ///   that name exists (`unifrm:10:2: unknown generator 'unifrm' (known: ...)`), any error of
+  ///   generate_matrix's arguments or of the file's header.
+  explicit MatrixSource(const std::string& spec);
+
+  const std::string& spec() const { return spec_; }
+  const MatrixSize& size() const { return size_; }
+  /// True for a generator spec, false for a file.
+  bool generated() const { return generated_; }
+
+  /// The matrix: generated from @p seed, or read from the file (a stream's text, read by the
+  /// constructor, is parsed and released).
+  /// @throws MatrixError as generate_matrix and read_matrix_market do.
+  CsrMatrix load(std::uint64_t seed);
+
+ private:
+  std::string spec_;
+  bool generated_ = false;
+  MatrixSize size_;
+  std::string stream_text_;  ///< a stream's whole text, read by the constructor
+  bool stream_ = false;
+};
+
+/// MatrixSource(@p spec).load(@p seed): generate_matrix for a generator spec, read_matrix_market
+/// for a file.
 CsrMatrix load_matrix(const std::string& spec, std::uint64_t seed);
 
 /// The x vector of a run: @p count values uniform in [-1, 1), exact in float, never all equal.

@@ -23,13 +23,21 @@ std::int32_t longest_row(const CsrMatrix& matrix) {
 
 }  // namespace
 
-double device_bytes_needed(const CsrMatrix& matrix, std::size_t value_bytes) {
-  const double nnz = static_cast<double>(matrix.nnz());
-  const double items = nnz + matrix.rows;
-  const double tiles = items / kMinTileItems + 2;
-  return nnz * (4.0 + static_cast<double>(value_bytes)) + 4.0 * (matrix.rows + 1.0) +
-         static_cast<double>(value_bytes) * (static_cast<double>(matrix.rows) + matrix.cols) +
+double device_bytes_needed(const MatrixSize& size, std::size_t value_bytes) {
+  const double nnz = static_cast<double>(size.nonzeros);
+  const double rows = static_cast<double>(size.rows), cols = static_cast<double>(size.cols);
+  const double tiles = (nnz + rows) / kMinTileItems + 2;
+  return nnz * (4.0 + static_cast<double>(value_bytes)) + 4.0 * (rows + 1.0) +
+         static_cast<double>(value_bytes) * (rows + cols) +
          tiles * (8.0 + 8.0 + 16.0);  // tile boundaries (searched each launch, and kept), carries
+}
+
+double device_bytes_needed(const CsrMatrix& matrix, std::size_t value_bytes) {
+  MatrixSize size;
+  size.rows = matrix.rows;
+  size.cols = matrix.cols;
+  size.nonzeros = static_cast<std::int64_t>(matrix.nnz());
+  return device_bytes_needed(size, value_bytes);
 }
 
 template <class T>

@@ -15,6 +15,8 @@ namespace stepwise::spmv {
 
 /// Device bytes a run of @p matrix with elements of @p value_bytes needs (matrix, x, y, workspace).
 double device_bytes_needed(const CsrMatrix& matrix, std::size_t value_bytes);
+/// The same for the matrix @p size describes, before it is built (its nonzeros at most).
+double device_bytes_needed(const MatrixSize& size, std::size_t value_bytes);
 
 /// y = A x for one matrix: the matrix, x and y on the device, the double-precision reference
 /// and each row's error scale (matrix.hpp's tolerance), and the workspace every row runs in.

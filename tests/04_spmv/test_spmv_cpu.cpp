@@ -5,10 +5,12 @@
 // numbers --analyze prints (idle lanes, work per thread, the merge's split) on matrices small
 // enough to count by hand.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -435,8 +438,147 @@ TEST_CASE("bad generator specs: one MatrixError naming the spec and what is wron
   check_bad_spec("huge-row:100000:30000:2000000000", "nonzeros is above 2^31 - 1");
   // The synopsis closes every spec error.
   CHECK(contains(matrix_error([] { generate_matrix("uniform:0:1", 1); }), "(uniform:ROWS[xCOLS]:K)"));
-  // load_matrix reads what is not a generator as a file.
-  CHECK(contains(matrix_error([] { load_matrix("bogus:3", 1); }), "bogus:3: cannot open the file"));
+  // load_matrix reads what is not a generator as a file; a mistyped generator where no such file
+  // exists says so, and names the generators.
+  CHECK(matrix_error([] { load_matrix("bogus:3", 1); }) ==
+        "bogus:3: unknown generator 'bogus' (known: lecture, stencil5, stencil27, uniform, rmat, huge-row), and no "
+        "file of that name");
+  CHECK(contains(matrix_error([] { load_matrix("unifrm:10:2", 1); }), "unknown generator 'unifrm' (known: lecture"));
+  CHECK(contains(matrix_error([] { load_matrix("LECTURE", 1); }), "LECTURE: unknown generator 'LECTURE'"));
+  CHECK(contains(matrix_error([] { load_matrix("missing.mtx", 1); }), "missing.mtx: cannot open the file"));
+  CHECK(contains(matrix_error([] { load_matrix("/no/such/dir/m", 1); }), "/no/such/dir/m: cannot open the file"));
+  CHECK(matrix_error([] { load_matrix("", 1); }) ==
+        "empty: give a generator (lecture, stencil5, stencil27, uniform, rmat, huge-row) or a Matrix Market file");
+}
+
+TEST_CASE("MatrixSource: a generator's size before it is built, as generate_matrix builds it") {
+  for (const char* spec : {"lecture", "stencil5:30x17", "stencil27:9x5x4", "uniform:1000:7", "uniform:300x5000:9",
+                           "huge-row:1000:4:5000", "huge-row:2000:3:1500", "rmat:10:8", "uniform:50:0"}) {
+    CAPTURE(spec);
+    MatrixSource source(spec);
+    CHECK(source.generated());
+    const MatrixSize size = source.size();
+    const CsrMatrix matrix = source.load(3);
+    CHECK(size.rows == matrix.rows);
+    CHECK(size.cols == matrix.cols);
+    if (std::string(spec).rfind("rmat", 0) == 0) {
+      CHECK(size.nonzeros == 8 * 1024);  // edges drawn: at least the nonzeros left once repeats are merged
+      CHECK(static_cast<std::int64_t>(matrix.nnz()) <= size.nonzeros);
+      CHECK(size.build_bytes == doctest::Approx(16.0 * 8 * 1024 + 8.0 * 1024));
+    } else {
+      CHECK(size.nonzeros == static_cast<std::int64_t>(matrix.nnz()));
+      CHECK(size.build_bytes == 0.0);
+    }
+    CHECK(same_matrix(matrix, generate_matrix(spec, 3)));
+  }
+  // The spec's errors come when it is opened, before anything is built.
+  CHECK(contains(matrix_error([] { MatrixSource("uniform:10:11"); }), "K = 11 distinct columns per row"));
+  CHECK(contains(matrix_error([] { MatrixSource("stencil27:1024x1024x1024"); }), "nonzeros is above 2^31 - 1"));
+  CHECK(contains(matrix_error([] { MatrixSource("rmat:30:2"); }), "edges is above 2^31 - 1"));
+  CHECK(contains(matrix_error([] { MatrixSource("lecture:3"); }), "lecture takes no arguments"));
+  // huge-row's columns are max(ROWS, LONG): said in a note when LONG is above ROWS, not silently.
+  CHECK(MatrixSource("huge-row:10:2:100").size().notes ==
+        std::vector<std::string>{"huge-row:10:2:100: LONG = 100 is above ROWS = 10, so the matrix has 100 columns "
+                                 "(max(ROWS, LONG): the long row's columns are distinct)"});
+  CHECK(MatrixSource("huge-row:100:2:10").size().notes.empty());
+}
+
+TEST_CASE("--n: the default matrix's kind, X x X x 2X, at the nonzero count nearest n") {
+  const auto nonzeros = [](std::int64_t x) { return (3 * x - 2) * (3 * x - 2) * (6 * x - 2); };
+  CHECK(scaled_default_matrix(111777784) == "stencil27:128x128x256");  // the default matrix
+  CHECK(scaled_default_matrix(1) == "stencil27:1x1x2");
+  CHECK(scaled_default_matrix(65536) == "stencil27:11x11x22");  // 61,504 nonzeros; 12 x 12 x 24 has 80,104
+  CHECK(scaled_default_matrix(std::uint64_t{1} << 30) == "stencil27:271x271x542");
+  CHECK(scaled_default_matrix(2147483647) == "stencil27:341x341x682");  // 342 would pass 2^31 - 1
+  for (std::uint64_t n : {std::uint64_t{2}, std::uint64_t{100}, std::uint64_t{4099}, std::uint64_t{1} << 20,
+                          std::uint64_t{123456789}, std::uint64_t{2000000000}}) {
+    CAPTURE(n);
+    const std::string spec = scaled_default_matrix(n);
+    const MatrixSize size = MatrixSource(spec).size();
+    std::int64_t x = 0;
+    CHECK(std::sscanf(spec.c_str(), "stencil27:%ldx", &x) == 1);
+    CHECK(spec == "stencil27:" + std::to_string(x) + "x" + std::to_string(x) + "x" + std::to_string(2 * x));
+    CHECK(size.nonzeros == nonzeros(x));
+    const auto distance = [&](std::int64_t count) { return std::abs(count - static_cast<std::int64_t>(n)); };
+    if (x > 1) CHECK(distance(nonzeros(x)) <= distance(nonzeros(x - 1)));
+    if (nonzeros(x + 1) <= 2147483647) CHECK(distance(nonzeros(x)) <= distance(nonzeros(x + 1)));
+  }
+  CHECK(contains(matrix_error([] { scaled_default_matrix(0); }), "from 1 to 2^31 - 1"));
+  CHECK(contains(matrix_error([] { scaled_default_matrix(std::uint64_t{1} << 31); }), "2147483648 nonzeros"));
+}
+
+TEST_CASE("Matrix Market: memory goes by what a file holds, never by what its size line declares") {
+  const TemporaryFolder folder;
+  // The issue's 60-byte file: 2^31 - 1 rows and columns, one entry. Refused at its size line, from
+  // its header alone, before any row is allocated.
+  const std::string huge =
+      folder.write("huge.mtx", "%%MatrixMarket matrix coordinate real general\n2147483647 2147483647 1\n1 1 1\n");
+  const std::string message = matrix_error([&] { MatrixSource source(huge); });
+  CAPTURE(message);
+  CHECK(message.rfind(huge + ":2: 2147483647 rows in a file whose 76 bytes hold at most 1 entries", 0) == 0);
+  CHECK(matrix_error([&] { read_matrix_market(huge); }) == message);
+  const std::string wide =
+      folder.write("wide.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 20000000 2\n1 1\n2 7\n");
+  CHECK(contains(matrix_error([&] { read_matrix_market(wide); }), ":2: 20000000 columns in a file whose"));
+  // Up to 2^24 rows beyond the entries are fine: a mostly empty matrix, read as declared.
+  const std::string sparse = folder.write(
+      "sparse.mtx", "%%MatrixMarket matrix coordinate pattern general\n% one entry\n16777216 16777216 1\n9 9\n");
+  MatrixSource source(sparse);
+  CHECK_FALSE(source.generated());
+  CHECK(source.size().rows == 16777216);
+  CHECK(source.size().cols == 16777216);
+  CHECK(source.size().nonzeros == 1);
+  const CsrMatrix read = source.load(1);
+  CHECK(read.rows == 16777216);
+  CHECK(read.nnz() == 1u);
+  CHECK(read.row_length(8) == 1);
+  // A size line may declare more entries than the file holds: the size counts only those it can
+  // hold (memory goes by what is read), and reading says how many it found.
+  const std::string short_file =
+      folder.write("short.mtx", "%%MatrixMarket matrix coordinate real symmetric\n100000 100000 2000000000\n2 1 1.5\n");
+  CHECK(MatrixSource(short_file).size().nonzeros == 2 * 1);  // (8 bytes + 1) / 6 entries, mirrored
+  CHECK(contains(matrix_error([&] { read_matrix_market(short_file); }), "the file ends after 1 entries"));
+}
+
+TEST_CASE("Matrix Market: a file that is not regular is read with a limit, and /dev/zero is refused at once") {
+  if (!std::filesystem::exists("/dev/zero")) return;
+  CHECK(matrix_error([] { read_matrix_market("/dev/zero"); }) ==
+        "/dev/zero:1: not a Matrix Market file: the first line must start with %%MatrixMarket");
+  CHECK(matrix_error([] { MatrixSource source("/dev/zero"); }) ==
+        "/dev/zero:1: not a Matrix Market file: the first line must start with %%MatrixMarket");
+  // A pipe holding a good file: read whole when opened (it cannot be read twice), then parsed.
+  const TemporaryFolder folder;
+  const std::string fifo = folder.path() + "/pipe.mtx";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  const std::string text = "%%MatrixMarket matrix coordinate real general\n4 4 3\n1 1 3\n3 2 2\n4 4 1\n";
+  std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << text; });
+  MatrixSource source(fifo);
+  writer.join();
+  CHECK(source.size().rows == 4);
+  CHECK(source.size().nonzeros == 3);
+  const CsrMatrix matrix = source.load(1);
+  CHECK(matrix.offsets == std::vector<std::int32_t>{0, 1, 1, 2, 3});
+  CHECK(matrix.values == std::vector<double>{3, 2, 1});
+}
+
+TEST_CASE("host_bytes_needed: building the matrix, the matrix, then the run's vectors and reference") {
+  MatrixSize size;
+  size.rows = 1000;
+  size.cols = 2000;
+  size.nonzeros = 30000;
+  const double matrix = 12.0 * 30000 + 4.0 * 1001;
+  const double run_float = 16.0 * 2000 + 4.0 * 30000 + 24.0 * 1000 + 4.0 * 1000;
+  CHECK(host_bytes_needed(size, 4, false) == doctest::Approx(matrix + run_float));
+  CHECK(host_bytes_needed(size, 8, false) == doctest::Approx(matrix + run_float + 4.0 * 30000 + 4.0 * 1000));
+  CHECK(host_bytes_needed(size, 4, true) == doctest::Approx(matrix + 4.0 * 1000));
+  size.build_bytes = 1e9;  // building dominates
+  CHECK(host_bytes_needed(size, 4, false) == doctest::Approx(matrix + 1e9));
+  CHECK(host_bytes_needed(size, 4, true) == doctest::Approx(matrix + 1e9));
+  // A file's build: its text, its entries twice (16 bytes each), the rows' counts.
+  const TemporaryFolder folder;
+  const std::string text = "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n2 2 1\n";
+  const MatrixSize file = MatrixSource(folder.write("two.mtx", text)).size();
+  CHECK(file.build_bytes == doctest::Approx(static_cast<double>(text.size()) + 2.0 * 16 * 2 + 4.0 * 3));
 }
 
 TEST_CASE("make_x: values from -1 to 1 exact in float, reproducible, never all equal") {
