@@ -4,6 +4,8 @@
 // GPU, what each stage makes of the matrix's rows.
 #include <iostream>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "analysis.hpp"
 #include "harness.hpp"
@@ -32,10 +34,18 @@ int run(Session& session, const CsrMatrix& matrix, const ChapterOptions& options
   for (const std::string& note : options.source->size().notes) session.note(note);
   for (const std::string& note : matrix_notes(matrix, wide)) session.note(note);
   SpmvProblem<T> problem(matrix, session.options().seed);
-  return session.run(spmv_stages<T>(), problem,
-                     [&](SpmvLaunch<T> launch, const LaunchShape& shape, cudaStream_t stream) {
-                       problem.launch(launch, shape, stream);
-                     });
+  // A library row cuSPARSE refused to prepare for this matrix is left out, with the reason.
+  std::vector<SpmvStage<T>> table;
+  for (const SpmvStage<T>& stage : spmv_stages<T>()) {
+    const std::string refusal = problem.library_refusal(stage.name);
+    if (refusal.empty())
+      table.push_back(stage);
+    else if (session.options().selects(stage.name))
+      session.note(stage.name + " left out: cuSPARSE refused this matrix (" + refusal + ")");
+  }
+  return session.run(table, problem, [&](SpmvLaunch<T> launch, const LaunchShape& shape, cudaStream_t stream) {
+    problem.launch(launch, shape, stream);
+  });
 }
 
 }  // namespace

@@ -41,6 +41,8 @@ class SpmvProblem final : public Problem {
 
   /// Runs one row of the table on this problem's buffers.
   void launch(SpmvLaunch<T> launch, const LaunchShape& shape, cudaStream_t stream);
+  /// Why cuSPARSE refused to prepare the row @p row_name for this matrix, or "" (cusparse_refusal).
+  std::string library_refusal(const std::string& row_name) { return cusparse_refusal(workspace_.cusparse(), row_name); }
 
  private:
   const CsrMatrix& matrix_;

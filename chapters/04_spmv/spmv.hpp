@@ -121,8 +121,19 @@ SpmvStage<T> spmv_library_cusparse_alg2();
 /// cuSPARSE's state for @p matrix, @p x and @p y (device memory that outlives it): the handle,
 /// the descriptors, the buffers both algorithms ask for, and CSR_ALG2's preprocessing (done
 /// once per matrix, outside the timed region, as an application multiplying the same matrix
-/// many times would). Needs a GPU.
+/// many times would). An algorithm cuSPARSE refuses to prepare for this matrix is recorded
+/// (cusparse_refusal), not thrown. Needs a GPU.
 template <class T>
 std::shared_ptr<CusparseState> make_cusparse_state(const CsrView<T>& matrix, const T* x, T* y);
+
+/// The names of the cuSPARSE rows of the table.
+inline constexpr const char* kCusparseAlg1Row = "cusparseSpMV CSR_ALG1";
+inline constexpr const char* kCusparseAlg2Row = "cusparseSpMV CSR_ALG2";
+
+/// Why cuSPARSE refused to prepare the row named @p row_name for the matrix of @p state (the call
+/// and the status it returned: `cusparseSpMV_bufferSize returned CUSPARSE_STATUS_INTERNAL_ERROR`),
+/// or "" when the row is ready, or is not a cuSPARSE row. A refused row is left out of the run
+/// with a note; launched anyway, it throws std::invalid_argument.
+std::string cusparse_refusal(const CusparseState& state, const std::string& row_name);
 
 }  // namespace stepwise::spmv

@@ -3,8 +3,9 @@
 // array empty, |A| = 1 with |B| = 2^24 (and the reverse), every tile size +- 1 split several
 // ways, all-equal keys, every distribution, fresh random seeds, outputs poisoned first, checked
 // exactly (values too: an unstable tie shows), nothing written outside any buffer; every shape
-// of every --sweep at its tile edges; a merge past 2^31 outputs where memory allows; and the
-// launch checks. A new stage is tested with no edit here.
+// of every --sweep at its tile edges; a merge past 2^31 outputs, and the search and the
+// load-balancing search at their int32 limits, where memory allows; and the launch checks. A new
+// stage is tested with no edit here.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include "device.hpp"
 #include "device_buffer.hpp"
 #include "gpu_checks.hpp"
+#include "host_memory.hpp"
 #include "inputs.hpp"
 #include "load_balance.hpp"
 #include "merge.hpp"
@@ -297,6 +299,33 @@ TEST_CASE("merge rows pass 2^31 outputs (64-bit offsets), where device memory al
   for (const MergeStage<std::int32_t>& stage : merge_stages<std::int32_t>())
     if (stage.name != "path-per-thread")  // 2^31 / 7 global searches with uncoalesced stores: minutes, no news
       check_merge_row(stage, stage.shape, merge_case, Distribution::interleaved);
+}
+
+TEST_CASE("search and load-balancing rows at their int32 limits: 2^31 - 1 haystack keys, items, where memory allows") {
+  // The library rows (thrust::lower_bound/upper_bound, thrust::upper_bound over a counting
+  // iterator) write int32 results of 64-bit searches: at the documented maximum every result
+  // still fits, and every row must be exact there.
+  const std::size_t limit = kMaxIndexed;
+  const std::size_t needles = (std::size_t{1} << 20) + 7, objects = (std::size_t{1} << 20) + 3;
+  const double search_device = 4.0 * static_cast<double>(needles + limit) + 4.0 * static_cast<double>(needles);
+  const double search_host = 4.0 * static_cast<double>(needles + limit) + 8.0 * static_cast<double>(needles);
+  const double lbs_device = 4.0 * static_cast<double>(objects) + 8.0 * static_cast<double>(limit);
+  const double lbs_host = 3.0 * 8.0 * static_cast<double>(limit);
+  const double spare = 2.0 * (std::size_t{1} << 30);
+  if (static_cast<double>(free_device_bytes()) < std::max(search_device, lbs_device) + spare ||
+      static_cast<double>(available_host_bytes()) < std::max(search_host, lbs_host) + spare) {
+    MESSAGE("stepwise-skip: 2^31 - 1 keys and items need ", format_bytes(std::max(search_device, lbs_device)),
+            " of device memory and ", format_bytes(std::max(search_host, lbs_host)), " of host memory");
+    return;
+  }
+  {
+    SearchCase<std::int32_t> search_case(needles, limit, Distribution::uniform, fresh_seed());
+    for (const SearchStage<std::int32_t>& stage : search_stages<std::int32_t>())
+      for (Bounds bounds : {Bounds::lower, Bounds::upper})
+        check_search_row(stage, stage.shape, search_case, bounds, Distribution::uniform);
+  }
+  LbsCase lbs_case(objects, limit, Distribution::uniform, fresh_seed());
+  for (const LbsStage& stage : lbs_stages()) check_lbs_row(stage, stage.shape, lbs_case, Distribution::uniform);
 }
 
 TEST_CASE_TEMPLATE("every search row is exact for both bounds at every edge size", K, std::int32_t, std::int64_t) {

@@ -2,7 +2,8 @@
 // examples; on the edges where join bugs live (an empty side, one row, no key in common, every
 // key equal so that the output is |A| x |B|); at inputs whose A + B sit at a tile edge of every
 // row's shape; at heavy duplication, where one object's rows cross many tiles; with spare rows
-// of output that must stay untouched; and at every shape of every --sweep. Outputs are poisoned
+// of output that must stay untouched; at every shape of every --sweep; and at the int32 limits
+// (A + B = 2^31 - 1 rows), where memory allows. Outputs are poisoned
 // first and seeds are fresh; the count and every pair must equal the sequential sort-merge
 // reference exactly, and nothing may be written outside any buffer. A new stage is tested with
 // no edit here.
@@ -18,9 +19,12 @@
 #include "data.hpp"
 #include "device.hpp"
 #include "gpu_checks.hpp"
+#include "host_memory.hpp"
 #include "inputs.hpp"
 #include "join.hpp"
+#include "options.hpp"
 #include "problems.hpp"
+#include "sizes.hpp"
 
 using namespace stepwise;
 using namespace stepwise::join;
@@ -139,4 +143,29 @@ TEST_CASE("a shape that is not compiled is refused before anything is launched")
     CHECK_THROWS_AS(problem.launch(stage.launch, workspace, bad, nullptr), std::invalid_argument);
   }
   STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+TEST_CASE("every row at the int32 limits: A + B = 2^31 - 1 rows, an outer join near 2^31 rows, where memory allows") {
+  // The library row is thrust's searches, CUB's scan of int32 counts and thrust::upper_bound over
+  // an int32 counting iterator: at the chapter's maxima every index and offset still fits int32,
+  // and every row must be exact there.
+  Plan plan;
+  plan.kind = JoinKind::outer;
+  plan.a_rows = (std::size_t{1} << 30) - 1;
+  plan.b_rows = std::size_t{1} << 30;
+  REQUIRE(plan.a_rows + plan.b_rows == kMaxRows);
+  const double rows = expected_rows(plan);
+  const double spare = 2.0 * (std::size_t{1} << 30);
+  if (static_cast<double>(free_device_bytes()) < device_bytes_needed(plan, rows) + spare ||
+      static_cast<double>(available_host_bytes()) < host_bytes_needed(plan, rows) + spare) {
+    MESSAGE("stepwise-skip: the outer join of 2^31 - 1 rows needs ", format_bytes(device_bytes_needed(plan, rows)),
+            " of device memory and ", format_bytes(host_bytes_needed(plan, rows)), " of host memory");
+    return;
+  }
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  JoinInput input = make_input(plan.a_rows, plan.b_rows, plan.duplication, seed);
+  REQUIRE(join_row_count(input, plan.kind) <= kMaxRows);
+  JoinProblem problem(std::move(input), plan.kind);
+  check_rows(problem, false);
 }

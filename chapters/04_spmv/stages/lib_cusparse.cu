@@ -5,6 +5,11 @@
 // once per matrix before timing (make_cusparse_state), as an application multiplying the same
 // matrix many times makes them once; a timed run is one cusparseSpMV call on the stream. Each
 // algorithm has its own matrix descriptor, so that one's preprocessing never serves the other.
+// When cuSPARSE refuses to prepare an algorithm for a matrix (a status other than success from
+// cusparseCreateCsr, cusparseSpMV_bufferSize or cusparseSpMV_preprocess; cuSPARSE 12.4 was
+// reported answering CUSPARSE_STATUS_INTERNAL_ERROR for CSR matrices just below 2^31 nonzeros,
+// the chapter's limit), its row is left out of the run with a note saying so (cusparse_refusal),
+// instead of ending the run.
 #include <cusparse.h>
 
 #include <stdexcept>
@@ -34,10 +39,11 @@ void throw_on_cusparse_error(cusparseStatus_t status, const char* call, const ch
 
 namespace stepwise::spmv {
 
-/// One algorithm's matrix descriptor and buffer.
+/// One algorithm's matrix descriptor and buffer, or why cuSPARSE refused to prepare them.
 struct CusparsePlan {
   cusparseSpMatDescr_t matrix = nullptr;
   DeviceBuffer<unsigned char> buffer;
+  std::string refused;  ///< the call and the status that refused this matrix; empty when prepared
 };
 
 struct CusparseState {
@@ -64,20 +70,32 @@ namespace {
 template <class T>
 constexpr cudaDataType kDataType = sizeof(T) == 4 ? CUDA_R_32F : CUDA_R_64F;
 
+/// `CALL returned STATUS` when @p status is not success (the plan is then refused), else "".
+std::string refusal(cusparseStatus_t status, const char* call) {
+  if (status == CUSPARSE_STATUS_SUCCESS) return "";
+  return std::string(call) + " returned " + cusparseGetErrorName(status);
+}
+
+/// Prepares @p plan for @p algorithm, or records in plan.refused the call and status with which
+/// cuSPARSE refused this matrix. A CUDA error (the GPU's, not cuSPARSE's answer) still throws.
 template <class T>
 void prepare(CusparseState& state, CusparsePlan& plan, const CsrView<T>& matrix, cusparseSpMVAlg_t algorithm) {
-  STEPWISE_CUSPARSE_CHECK(
+  plan.refused = refusal(
       cusparseCreateCsr(&plan.matrix, matrix.rows, matrix.cols, matrix.nnz, const_cast<std::int32_t*>(matrix.offsets),
                         const_cast<std::int32_t*>(matrix.columns), const_cast<T*>(matrix.values), CUSPARSE_INDEX_32I,
-                        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, kDataType<T>));
+                        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, kDataType<T>),
+      "cusparseCreateCsr");
+  if (!plan.refused.empty()) return;
   const T one = T(1), zero = T(0);
   std::size_t bytes = 0;
-  STEPWISE_CUSPARSE_CHECK(cusparseSpMV_bufferSize(state.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, plan.matrix,
-                                                  state.x, &zero, state.y, kDataType<T>, algorithm, &bytes));
+  plan.refused = refusal(cusparseSpMV_bufferSize(state.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, plan.matrix,
+                                                 state.x, &zero, state.y, kDataType<T>, algorithm, &bytes),
+                         "cusparseSpMV_bufferSize");
+  if (!plan.refused.empty()) return;
   plan.buffer = DeviceBuffer<unsigned char>(bytes);
-  STEPWISE_CUSPARSE_CHECK(cusparseSpMV_preprocess(state.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, plan.matrix,
-                                                  state.x, &zero, state.y, kDataType<T>, algorithm,
-                                                  plan.buffer.data()));
+  plan.refused = refusal(cusparseSpMV_preprocess(state.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, plan.matrix,
+                                                 state.x, &zero, state.y, kDataType<T>, algorithm, plan.buffer.data()),
+                         "cusparseSpMV_preprocess");
   STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -91,6 +109,7 @@ void launch(const CsrView<T>& matrix, const T*, T* y, Workspace& workspace, cons
     return;
   }
   CusparsePlan& plan = kAlgorithm == CUSPARSE_SPMV_CSR_ALG1 ? state.alg1 : state.alg2;
+  if (!plan.refused.empty()) throw std::invalid_argument("cuSPARSE refused this matrix: " + plan.refused);
   const T one = T(1), zero = T(0);
   STEPWISE_CUSPARSE_CHECK(cusparseSetStream(state.handle, stream));
   STEPWISE_CUSPARSE_CHECK(cusparseSpMV(state.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, plan.matrix, state.x,
@@ -113,10 +132,16 @@ std::shared_ptr<CusparseState> make_cusparse_state(const CsrView<T>& matrix, con
   return state;
 }
 
+std::string cusparse_refusal(const CusparseState& state, const std::string& row_name) {
+  if (row_name == kCusparseAlg1Row) return state.alg1.refused;
+  if (row_name == kCusparseAlg2Row) return state.alg2.refused;
+  return "";
+}
+
 template <class T>
 SpmvStage<T> spmv_library_cusparse_alg1() {
   SpmvStage<T> stage;
-  stage.name = "cusparseSpMV CSR_ALG1";
+  stage.name = kCusparseAlg1Row;
   stage.lesson = "cuSPARSE's default CSR algorithm";
   stage.kind = RowKind::library;
   stage.launch = launch<T, CUSPARSE_SPMV_CSR_ALG1>;
@@ -126,7 +151,7 @@ SpmvStage<T> spmv_library_cusparse_alg1() {
 template <class T>
 SpmvStage<T> spmv_library_cusparse_alg2() {
   SpmvStage<T> stage;
-  stage.name = "cusparseSpMV CSR_ALG2";
+  stage.name = kCusparseAlg2Row;
   stage.lesson = "cuSPARSE's load-balanced CSR algorithm (deterministic, with a preprocessing step)";
   stage.kind = RowKind::library;
   stage.launch = launch<T, CUSPARSE_SPMV_CSR_ALG2>;
