@@ -45,7 +45,8 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
       ->excludes(type);
   cli.app().final_callback([&cli, &options] {
     std::string spec = options.matrix;
-    options.source_text = "--matrix " + options.matrix;
+    options.source_text =
+        (cli.option("--matrix")->count() > 0 ? "--matrix " : "the default matrix, --matrix ") + options.matrix;
     const bool scaled = cli.option("--n")->count() > 0;
     if (scaled) {
       CountOption n;

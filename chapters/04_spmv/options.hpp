@@ -34,8 +34,8 @@ struct ChapterOptions {
   /// callback, so that a bad spec, a missing file or a bad header is refused while parsing
   /// (--check-options included) and nothing is built yet.
   std::optional<MatrixSource> source;
-  /// What the user typed for the matrix (`--matrix FILE`, `--n 2^20`), or the default's
-  /// `--matrix stencil27:128x128x256`: what a refusal of the matrix names.
+  /// What the user typed for the matrix (`--matrix FILE`, `--n 2^20`), or `the default matrix,
+  /// --matrix stencil27:128x128x256`: what a refusal of the matrix names.
   std::string source_text;
 };
 
