@@ -55,6 +55,9 @@ struct Plan {
   std::vector<OpKind> surface_ops;  ///< --surface: the operations it runs (all, or --op's)
   bool surface = false;
   bool analyze = false;
+  /// The sizes as the user typed them, for messages about memory: `--n 2^30 --bins 2^24`, or
+  /// `the default --n 2^24` when neither was given.
+  std::string sizes;
 };
 
 /// The chapter's own options, registered by add_chapter_options and read back by make_plan.
@@ -82,5 +85,21 @@ void check_chapter_options(ChapterCli& cli, const ChapterOptions& options);
 ///   --surface, which draws its own keys), and for --surface with fewer than 32 bins (a warp
 ///   cannot then hold 32 distinct keys) or --format csv.
 Plan make_plan(ChapterCli& cli, const ChapterOptions& options);
+
+/// The host memory a run of @p plan over @p n keys holds at its peak: the inputs, the CPU
+/// reference and its rerun, and what the checks download (--surface: one problem at a time,
+/// of its widest operation).
+double host_bytes(const Plan& plan, std::uint64_t n);
+
+/// The device memory of the run's buffers: keys, values and bins (the ticket: values in and
+/// out). CUB's storage comes on top; only CUB can size it, on the GPU.
+double device_bytes(const Plan& plan, std::uint64_t n);
+
+/// The most keys `--analyze` profiles: 2^26, two seconds of work. Above, it profiles the first
+/// 2^26 keys (each key is drawn alike, so their shares stand for all n) and says so.
+inline constexpr std::uint64_t kMaxAnalyzedKeys = std::uint64_t{1} << 26;
+
+/// The host memory `--analyze` holds for @p plan at @p n keys (at most kMaxAnalyzedKeys of them).
+double analysis_host_bytes(const Plan& plan, std::uint64_t n);
 
 }  // namespace stepwise::atomics
