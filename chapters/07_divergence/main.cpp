@@ -9,6 +9,7 @@
 #include "analysis.hpp"
 #include "harness.hpp"
 #include "host_memory.hpp"
+#include "mode_options.hpp"
 #include "options.hpp"
 #include "problems.hpp"
 
@@ -29,11 +30,11 @@ int main(int argc, char** argv) {
     const std::uint64_t n = cli.options().n;
     const Plan plan = make_plan(cli, chapter_options, n);
     if (plan.analyze) {
-      require_host_bytes(analysis_host_bytes(plan, n), sizes_typed(cli));
+      require_host_bytes(analysis_host_bytes(plan, n), n_as_given(cli));
       std::cout << analyze(plan, n, cli.options().seed);
       return static_cast<int>(kExitOk);
     }
-    require_host_bytes(host_bytes(plan, n), sizes_typed(cli));  // before the GPU opens: exit 2, not 77
+    require_host_bytes(host_bytes(plan, n), n_as_given(cli));  // before the GPU opens: exit 2, not 77
     Session session(cli);
     return run_plan(session, plan);
   });

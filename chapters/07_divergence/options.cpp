@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "mode_options.hpp"
 #include "sizes.hpp"
 
 namespace stepwise::divergence {
@@ -118,15 +119,11 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options, const Workloa
 }
 
 WorkloadKind workload_in_arguments(int argc, const char* const* argv) {
-  ChapterCli probe(chapter_info(), {});
   ChapterOptions options;
-  add_chapter_options(probe, options);
-  try {
-    probe.app().parse(argc, argv);
-    return parse_workload(options.workload);
-  } catch (const std::exception&) {
-    return WorkloadKind::synthetic;
-  }
+  const bool parsed =
+      probe_chapter_options(argc, argv, chapter_info(), options,
+                            [](ChapterCli& cli, ChapterOptions& read) { add_chapter_options(cli, read); });
+  return parsed ? parse_workload(options.workload) : WorkloadKind::synthetic;
 }
 
 Plan make_plan(ChapterCli& cli, const ChapterOptions& options, std::uint64_t n) {
@@ -186,11 +183,6 @@ double analysis_host_bytes(const Plan& plan, std::uint64_t n) {
   // 4-byte indices and the partial remap's moves.
   const double elements = static_cast<double>(std::min(n, kMaxAnalyzedElements));
   return elements * std::max(item_bytes(plan), 1.0 + 4.0 * 4.0) + elements;
-}
-
-std::string sizes_typed(ChapterCli& cli) {
-  const std::string n = "--n " + format_count(cli.options().n);
-  return given(cli, "--n") ? n : "the default " + n;
 }
 
 std::string describe_workload(const Plan& plan) {

@@ -81,10 +81,6 @@ inline constexpr std::uint64_t kMaxAnalyzedElements = std::uint64_t{1} << 26;
 /// The host memory `--analyze` holds for @p plan at @p n elements (at most kMaxAnalyzedElements).
 double analysis_host_bytes(const Plan& plan, std::uint64_t n);
 
-/// The sizes as the user typed them, for messages about memory: `--n 2^30`, or `the default --n
-/// 2^24`.
-std::string sizes_typed(ChapterCli& cli);
-
 /// What the report's header and notes say about the workload: `synthetic, 4 paths (rounds
 /// 64/128/256/512), 100 % of warps mixed`.
 std::string describe_workload(const Plan& plan);
