@@ -61,11 +61,15 @@ inline std::set<int> selected_kernel_stages(ChapterCli& cli) {
 
 /// Refuses chapter option @p option, when it was given, if --stage selects none of the stages
 /// @p first to @p last, the only ones it changes (@p stages names them for the message:
-/// `stage 7`, `stages 1-10`).
+/// `stage 7`, `stages 1-10`). A table without those stages (a probe's, empty) refuses nothing.
 /// @throws CLI::ValidationError `--block: it changes stages 1-10 only, which --stage leaves out`
 inline void require_stage_selected(ChapterCli& cli, const std::string& option, int first, int last,
                                    const std::string& stages) {
   if (cli.option(option)->count() == 0) return;
+  const bool in_table = std::any_of(cli.stages().begin(), cli.stages().end(), [&](const StageInfo& stage) {
+    return stage.kind == RowKind::kernel && stage.number >= first && stage.number <= last;
+  });
+  if (!in_table) return;
   const std::set<int> selected = selected_kernel_stages(cli);
   if (selected.lower_bound(first) == selected.end() || *selected.lower_bound(first) > last)
     throw CLI::ValidationError(option + ": it changes " + stages + " only, which --stage leaves out");

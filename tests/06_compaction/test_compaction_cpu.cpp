@@ -308,6 +308,8 @@ TEST_CASE("options: the probe reads --flags as the parse does; options that do n
   CHECK_FALSE(flags);
   CHECK(parse_like_main({"--selectivity", "--flags"}, &flags) == 2);  // --flags is the value: refused
   CHECK_FALSE(flags);
+  CHECK(parse_like_main({"--flags", "--first-poll-ns", "100", "--stage", "6"}, &flags) == -1);
+  CHECK(flags);  // the probe, which has no table, refuses nothing that needs one
   CHECK(parse_like_main({"--first-poll-ns", "100", "--stage", "6"}) == -1);
   CHECK(parse_like_main({"--first-poll-ns", "100", "--stage", "1", "--stage", "tuned"}) == -1);
   CHECK(parse_like_main({"--ticket-first", "--stage", "7"}) == -1);
