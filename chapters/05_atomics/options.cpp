@@ -4,22 +4,11 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "mode_options.hpp"
 #include "sizes.hpp"
 
 namespace stepwise::atomics {
 namespace {
-
-/// The value of option @p name in @p arguments (`--name X` or `--name=X`; the last one), or "".
-std::string value_of(const std::vector<std::string>& arguments, const std::string& name) {
-  std::string value;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    if (arguments[i] == name && i + 1 < arguments.size())
-      value = arguments[i + 1];
-    else if (arguments[i].rfind(name + "=", 0) == 0)
-      value = arguments[i].substr(name.size() + 1);
-  }
-  return value;
-}
 
 /// --bins: a count as --n takes it (`65536`, `64Ki`, `2^24`), in [1, kMaxBins], rewritten in
 /// decimal for CLI11.
@@ -78,7 +67,13 @@ const std::vector<int>& surface_keys_per_warp() {
 }
 
 ProblemKind problem_in_arguments(const std::vector<std::string>& arguments) {
-  return value_of(arguments, "--problem") == "ticket" ? ProblemKind::ticket : ProblemKind::histogram;
+  std::vector<const char*> argv = {"chapter_05_atomics"};
+  for (const std::string& argument : arguments) argv.push_back(argument.c_str());
+  ChapterOptions options;
+  const bool parsed =
+      probe_chapter_options(static_cast<int>(argv.size()), argv.data(), chapter_info(ProblemKind::histogram), options,
+                            [](ChapterCli& cli, ChapterOptions& read) { add_chapter_options(cli, read); });
+  return parsed && options.problem == "ticket" ? ProblemKind::ticket : ProblemKind::histogram;
 }
 
 ChapterInfo chapter_info(ProblemKind problem) {
@@ -136,7 +131,7 @@ namespace {
 
 Plan plan_for(ChapterCli& cli, const ChapterOptions& options) {
   Plan plan;
-  plan.problem = problem_in_arguments({"--problem", options.problem});
+  plan.problem = options.problem == "ticket" ? ProblemKind::ticket : ProblemKind::histogram;
   plan.bins = options.bins;
   plan.distribution = parse_distribution(options.distribution);
   plan.op = parse_op(options.op);

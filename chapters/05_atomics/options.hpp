@@ -2,7 +2,7 @@
 /// The chapter's command line: which problem, which keys, which operation, which mode. Host
 /// code only.
 ///
-/// `--problem histogram|ticket` picks the table, so main reads it before the parser is built
+/// `--problem histogram|ticket` picks the table, so main reads it before the ChapterCli is built
 /// (problem_in_arguments). The histogram takes `--bins`, `--distribution` and `--op`, and two
 /// modes: `--surface` (every stage over 1, 2, 4, ..., 32 distinct keys per warp and the
 /// operations, a speedup matrix) and `--analyze` (no GPU: what the keys look like to a warp and
@@ -32,8 +32,9 @@ const char* to_string(OpKind op);
 /// The operations in --op's order.
 const std::vector<OpKind>& all_ops();
 
-/// The problem the last `--problem` of @p arguments names (`--problem X` or `--problem=X`),
-/// histogram when there is none or the value names no problem (the parser then refuses it).
+/// The problem @p arguments ask for, read by CLI11 with the chapter's own options
+/// (`--problem X` or `--problem=X`): histogram when there is none or the command line does not
+/// parse (the parser then says why).
 ProblemKind problem_in_arguments(const std::vector<std::string>& arguments);
 
 /// What --help, --list and the report's header say about the chapter when it runs @p problem.
