@@ -36,7 +36,7 @@ TEST_CASE("--block: refused when --stage selects none of stages 1-10, which it c
   CHECK(parse({"--stage", "11"}) == -1);
 }
 
-TEST_CASE("--analyze reads --format (and --block, --tree-block); every other common option is refused") {
+TEST_CASE("--analyze reads --format (and --block, --tree-block), and refuses every other common option") {
   CHECK(parse({"--analyze", "--format", "json", "--block", "128", "--tree-block", "8"}) == -1);
   for (const std::vector<std::string>& idle : std::vector<std::vector<std::string>>{{"--n", "1000"},
                                                                                     {"--seed", "1"},

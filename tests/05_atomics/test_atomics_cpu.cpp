@@ -323,7 +323,7 @@ TEST_CASE("options: plans, and what each problem and mode refuses") {
   }
 }
 
-TEST_CASE("options: --bins as --n writes counts; --stage lib only where the table has the library row") {
+TEST_CASE("options: --bins as --n writes counts, and --stage lib only where the table has the library row") {
   ChapterOptions options;
   Plan plan;
   CHECK(parse({"--bins", "16Mi"}, options, &plan) == -1);

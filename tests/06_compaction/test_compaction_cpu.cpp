@@ -300,7 +300,7 @@ int parse_like_main(const std::vector<std::string>& arguments, bool* flags_seen 
 
 }  // namespace
 
-TEST_CASE("options: the probe reads --flags as the parse does; options that do nothing are refused") {
+TEST_CASE("options: the probe reads --flags as the parse does, and options that do nothing are refused") {
   bool flags = false;
   CHECK(parse_like_main({"--flags", "--n", "100"}, &flags) == -1);
   CHECK(flags);
