@@ -11,7 +11,9 @@
 #include "data.hpp"
 #include "device_buffer.hpp"
 #include "harness.hpp"
+#include "host_memory.hpp"
 #include "latency.hpp"
+#include "mode_options.hpp"
 
 namespace {
 
@@ -54,18 +56,27 @@ class CopyProblem final : public Problem {
   DeviceBuffer<std::int32_t> out_;
 };
 
+/// The host memory a copy of @p n elements holds: the input, the CPU row's copy of it, and the
+/// output the check downloads.
+double copy_host_bytes(std::size_t n) { return 3.0 * sizeof(std::int32_t) * static_cast<double>(n); }
+
 }  // namespace
 
 int main(int argc, char** argv) {
   return run_main(argv[0], [&] {
     ChapterCli cli(kChapter, describe(copy_stages()));
     bool latency = false;
-    cli.add_flag("--latency", latency, "Measure the load latency with a pointer chase, and what Little's law asks")
-        ->excludes(cli.option("--stage"))
-        ->excludes(cli.option("--sweep"))
-        ->excludes(cli.option("--format"))
-        ->excludes(cli.option("--output"));
+    CLI::Option* latency_flag = cli.add_flag(
+        "--latency", latency,
+        "Measure the load latency with a pointer chase over 4 x L2 and L2 / 4, and what Little's law asks of a copy "
+        "at memcpy speed (the memcpy timed as the table's, with --reps of at least 10, --warmup and --flush)");
+    // The chase's sizes come from L2, and it prints one text: --n, --stage, --sweep, --format,
+    // --compact and --output would do nothing.
+    for (const char* name : {"--n", "--stage", "--sweep", "--format", "--compact", "--output"})
+      latency_flag->excludes(cli.option(name));
     if (auto exit_code = cli.parse(argc, argv)) return *exit_code;
+    const std::size_t n = cli.options().n;
+    if (!latency) require_host_bytes(copy_host_bytes(n), n_as_given(cli));  // before the GPU opens: exit 2, not 77
 
     Session session(cli);
     if (latency) {
@@ -73,8 +84,7 @@ int main(int argc, char** argv) {
                                   cli.options().seed);
       return static_cast<int>(kExitOk);
     }
-    const std::size_t n = cli.options().n;
-    session.require_device_bytes(2.0 * n * sizeof(std::int32_t));
+    session.require_device_bytes(2.0 * static_cast<double>(n) * sizeof(std::int32_t));
     CopyProblem problem(n, cli.options().seed);
     return session.run(copy_stages(), problem, [&](CopyLaunch launch, const LaunchShape& shape, cudaStream_t stream) {
       launch(problem.in(), problem.out(), problem.n(), shape, stream);

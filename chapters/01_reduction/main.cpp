@@ -11,6 +11,8 @@
 
 #include "device_buffer.hpp"
 #include "harness.hpp"
+#include "host_memory.hpp"
+#include "mode_options.hpp"
 #include "options.hpp"
 #include "reduce_reference.hpp"
 #include "reduction.hpp"
@@ -83,6 +85,7 @@ int main(int argc, char** argv) {
       std::cout << analysis(cli, options);
       return static_cast<int>(kExitOk);
     }
+    require_host_bytes(host_bytes(options, cli.options().n), n_as_given(cli));  // before the GPU opens: not 77
     Session session(cli);
     const int block = block_override(cli, options);
     return options.type == "float32" ? run<float>(session, block) : run<std::uint32_t>(session, block);

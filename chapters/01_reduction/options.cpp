@@ -1,6 +1,7 @@
 // The options of chapter 01 and what --analyze prints from them.
 #include "options.hpp"
 
+#include "mode_options.hpp"
 #include "reduce_analysis.hpp"
 #include "reduction.hpp"
 
@@ -18,10 +19,11 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
       ->check(CLI::IsMember(Blocks::values()))
       ->capture_default_str()
       ->excludes(cli.option("--sweep"));
-  CLI::Option* analyze =
-      cli.add_flag("--analyze", options.analyze,
-                   "Replay kernels 1-3's index maps on the CPU and exit: a table, or with --format json the document "
-                   "tools/plot draws the trees and lanes-to-banks diagrams from");
+  CLI::Option* analyze = cli.add_analyze_flag(
+      options.analyze,
+      "Replay kernels 1-3's index maps on the CPU and exit: a table, or with --format json the document "
+      "tools/plot draws the trees and lanes-to-banks diagrams from",
+      {"--format"});
   cli.app()
       .add_option("--tree-block", options.tree_block,
                   "--analyze --format json: the words (threads) of the small block whose "
@@ -29,9 +31,13 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
       ->check(CLI::IsMember({4, 8, 16, 32, 64}))
       ->capture_default_str()
       ->needs(analyze);
-  for (const char* name : {"--type", "--stage", "--sweep", "--reps", "--warmup", "--compact", "--output", "--n",
-                           "--seed", "--device", "--warm-cache", "--flush"})
-    analyze->excludes(cli.option(name));
+  analyze->excludes(cli.option("--type"));
+  cli.app().final_callback([&cli] { require_stage_selected(cli, "--block", 1, kLastBlockOptionStage, "stages 1-10"); });
+}
+
+double host_bytes(const ChapterOptions& options, std::uint64_t n) {
+  // int32: the draw and its copy as uint32 (float32: the draw alone); the sum is one value.
+  return (options.type == "float32" ? 4.0 : 8.0) * static_cast<double>(n);
 }
 
 std::string analysis(ChapterCli& cli, const ChapterOptions& options) {

@@ -3,6 +3,7 @@
 /// prints from them (reduce_analysis.hpp replays the kernels). Host code only.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "cli.hpp"
@@ -17,8 +18,9 @@ struct ChapterOptions {
   bool analyze = false;        ///< --analyze
 };
 
-/// Adds --type, --block, --analyze and --tree-block to @p cli, writing into @p options (which
-/// must outlive the parse). --analyze excludes the options that do nothing without a GPU run.
+/// Adds --type, --block, --analyze and --tree-block to @p cli, writing into @p options (@p cli
+/// and @p options must outlive the parse). --analyze excludes the options that do nothing
+/// without a GPU run, and --block those runs whose --stage selects none of stages 1-10.
 void add_chapter_options(ChapterCli& cli, ChapterOptions& options);
 
 /// What --analyze prints: the step tables of kernels 1-3 for --block threads, or with
@@ -26,6 +28,10 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options);
 /// @throws UsageError for a --format other than table or json, and for --tree-block without
 ///   --format json.
 std::string analysis(ChapterCli& cli, const ChapterOptions& options);
+
+/// The host memory a run over @p n elements of --type holds: the input (int32: and its copy as
+/// uint32, while it is made).
+double host_bytes(const ChapterOptions& options, std::uint64_t n);
 
 /// The block size of stages 1 to 10: --block when given, else 0 (each stage keeps its own).
 int block_override(ChapterCli& cli, const ChapterOptions& options);

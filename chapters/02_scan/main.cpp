@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "host_memory.hpp"
+#include "mode_options.hpp"
 #include "options.hpp"
 #include "scan.hpp"
 #include "scan_reference.hpp"
@@ -88,6 +90,7 @@ int main(int argc, char** argv) {
     }
     const std::optional<LaunchShape> tile = single_pass_tile(cli, options);
     const ScanOptions scan = scan_options(options);
+    require_host_bytes(host_bytes(options, cli.options().n), n_as_given(cli));  // before the GPU opens: not 77
     return options.type == "float32" ? run<FloatAdd>(cli, scan, tile) : run<WrappingAdd>(cli, scan, tile);
   });
 }

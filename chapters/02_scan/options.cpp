@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "bank_conflicts.hpp"
+#include "mode_options.hpp"
 
 namespace stepwise::scan {
 
@@ -45,14 +46,35 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
   cli.add_flag("--vector-transpose", options.vector_transpose,
                "Single pass, tiles with VT a multiple of 4: explicit 128-bit shared accesses on the transposes' "
                "thread-order side");
-  CLI::Option* analyze = cli.add_flag(
-      "--analyze", options.analyze,
+  CLI::Option* analyze = cli.add_analyze_flag(
+      options.analyze,
       "Print the bank conflicts of the transposes (for --nt and --vt) and of Blelloch's tree, and a look-back "
-      "example, as a table or (--format json) for tools/plot; needs no GPU");
-  for (const char* name : {"--stage", "--type", "--scan", "--sweep", "--backoff-ns", "--first-poll-ns",
-                           "--ticket-first", "--scalar-transpose", "--vector-transpose", "--output", "--compact", "--n",
-                           "--reps", "--warmup", "--seed", "--warm-cache", "--flush", "--device"})
+      "example, as a table or (--format json) for tools/plot; needs no GPU",
+      {"--format"});
+  for (const char* name : {"--type", "--scan", "--backoff-ns", "--first-poll-ns", "--ticket-first",
+                           "--scalar-transpose", "--vector-transpose"})
     analyze->excludes(cli.option(name));
+  // Options that tune some stages only do nothing when --stage leaves those out (--analyze,
+  // which reads --nt and --vt, refuses --stage).
+  app.final_callback([&cli, &options] {
+    for (const char* name : {"--nt", "--vt", "--backoff-ns", "--first-poll-ns", "--ticket-first", "--vector-transpose"})
+      require_stage_selected(cli, name, kSinglePassStage, kSinglePassStage, "the single-pass stage (7)");
+    require_stage_selected(cli, "--scalar-transpose", kFirstReduceThenScanStage, kLastReduceThenScanStage,
+                           "the reduce-then-scan stages (4-6)");
+    if (options.analyze) return;
+    try {
+      scan::single_pass_tile(cli, options);  // so that --check-options refuses a tile the run would refuse
+    } catch (const UsageError& error) {
+      throw CLI::ValidationError(error.what());
+    }
+  });
+}
+
+double host_bytes(const ChapterOptions& options, std::uint64_t n) {
+  // int32: the input, the reference and the output the check downloads. float32: the input,
+  // the reference in double and its rerun beside it, each element's error bound (double), and
+  // the downloaded output.
+  return (options.type == "float32" ? 4.0 + 8.0 + 8.0 + 8.0 + 4.0 : 12.0) * static_cast<double>(n);
 }
 
 std::string analysis(const ChapterCli& cli, const ChapterOptions& options) {
@@ -73,6 +95,9 @@ std::optional<LaunchShape> single_pass_tile(ChapterCli& cli, const ChapterOption
   try {
     if (!nt_given || options.vts.size() != 1) throw std::invalid_argument("give both, one value each");
     const LaunchShape tile{options.nt, options.vts.front()};
+    if (options.vector_transpose && tile.items % 4 != 0)
+      throw std::invalid_argument("--vector-transpose needs a VT that is a multiple of 4 (128-bit accesses): " +
+                                  std::to_string(tile.items) + " is not");
     std::vector<ScanStage<WrappingAdd>> stages = scan_stages<WrappingAdd>();
     set_tile(stages, tile);  // refuses a tile the single pass does not compile, before the GPU opens
     return tile;

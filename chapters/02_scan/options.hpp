@@ -5,6 +5,7 @@
 /// computes it). Host code only.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,8 +31,9 @@ struct ChapterOptions {
 
 /// Adds --type, --scan, --nt, --vt, --backoff-ns, --first-poll-ns, --ticket-first,
 /// --scalar-transpose, --vector-transpose and --analyze to @p cli, writing into @p options
-/// (which must outlive the parse). --analyze excludes the options that do nothing without a GPU
-/// run.
+/// (@p cli and @p options must outlive the parse). --analyze excludes the options that do
+/// nothing without a GPU run; the options of the single-pass and reduce-then-scan stages are
+/// refused when --stage leaves those stages out.
 void add_chapter_options(ChapterCli& cli, ChapterOptions& options);
 
 /// What --analyze prints for --nt and --vt: the bank conflicts of the transposes and of
@@ -40,9 +42,19 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options);
 ///   require_analyzable refuses.
 std::string analysis(const ChapterCli& cli, const ChapterOptions& options);
 
+/// The table's single-pass stage, the one --nt, --vt and the look-back's options tune.
+inline constexpr int kSinglePassStage = 7;
+/// The reduce-then-scan stages, whose transposes --scalar-transpose changes.
+inline constexpr int kFirstReduceThenScanStage = 4;
+inline constexpr int kLastReduceThenScanStage = 6;
+
+/// The host memory a run over @p n elements of --type holds at its peak.
+double host_bytes(const ChapterOptions& options, std::uint64_t n);
+
 /// The single-pass stage's tile from --nt and --vt, nullopt when neither is given.
 /// @throws UsageError (`--nt, --vt: ...`) unless both are given, --vt once, for a tile the
-///   single pass compiles: checked before the GPU opens.
+///   single pass compiles (and a VT that is a multiple of 4 with --vector-transpose): checked
+///   before the GPU opens.
 std::optional<LaunchShape> single_pass_tile(ChapterCli& cli, const ChapterOptions& options);
 
 /// What the stages' launches take from the options: the scan kind, the look-back's timing and

@@ -163,11 +163,16 @@ WarpProfile profile_warps(const std::vector<Key>& keys, std::uint64_t warps) {
 std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed) {
   std::ostringstream out;
   out << worked_example() << "\n";
-  const std::vector<Key> keys = make_keys(n, plan.bins, plan.distribution, seed);
+  const std::uint64_t profiled = std::min(n, kMaxAnalyzedKeys);
+  const std::vector<Key> keys = make_keys(profiled, plan.bins, plan.distribution, seed);
   const WarpProfile profile = profile_warps(keys);
   const double elements = static_cast<double>(std::max<std::uint64_t>(profile.elements, 1));
   out << format_count(n) << " keys, distribution " << to_string(plan.distribution) << ", " << plan.bins
-      << " bins, seed " << seed << ": " << profile.tiles << " warp tiles of 32\n";
+      << " bins, seed " << seed << ": ";
+  if (profiled < n)
+    out << "profiled on the first " << format_count(profiled)
+        << " (every key is drawn alike: their shares stand for all), ";
+  out << profile.tiles << " warp tiles of 32\n";
   out << "distinct keys per warp (tiles):\n";
   for (int d = 1; d <= kWarpLanes; ++d)
     if (profile.distinct[static_cast<std::size_t>(d)] > 0)

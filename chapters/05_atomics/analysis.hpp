@@ -46,7 +46,8 @@ inline constexpr std::uint64_t kAdaptiveWarps = 132 * 64;
 /// 7's runs.
 WarpProfile profile_warps(const std::vector<Key>& keys, std::uint64_t warps = kAdaptiveWarps);
 
-/// The whole `--analyze` text for @p plan at @p n keys and @p seed.
+/// The whole `--analyze` text for @p plan at @p n keys and @p seed: the profile of the first
+/// kMaxAnalyzedKeys keys at most (the text says when it profiled fewer than n).
 std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed);
 
 }  // namespace stepwise::atomics

@@ -3,12 +3,14 @@
 // cub::DeviceHistogram, and the filter's ticket, which the compiler now aggregates by itself.
 // --problem picks the table; the stages are in atomics.cpp's tables, one file each under
 // stages/; --surface times them over keys per warp and operations; --analyze needs no GPU.
+#include <cstdint>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "analysis.hpp"
 #include "harness.hpp"
+#include "host_memory.hpp"
 #include "options.hpp"
 #include "problems.hpp"
 
@@ -22,10 +24,13 @@ int main(int argc, char** argv) {
     add_chapter_options(cli, chapter_options);
     if (auto exit_code = cli.parse(argc, argv)) return *exit_code;
     const Plan plan = make_plan(cli, chapter_options);
+    const std::uint64_t n = cli.options().n;
     if (plan.analyze) {
-      std::cout << analyze(plan, cli.options().n, cli.options().seed);
+      require_host_bytes(analysis_host_bytes(plan, n), plan.sizes);
+      std::cout << analyze(plan, n, cli.options().seed);
       return static_cast<int>(kExitOk);
     }
+    require_host_bytes(host_bytes(plan, n), plan.sizes);  // before the GPU opens: exit 2, not 77
     Session session(cli);
     return run_plan(session, plan);
   });

@@ -1,20 +1,37 @@
 #include "options.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <stdexcept>
+
+#include "mode_options.hpp"
+#include "sizes.hpp"
 
 namespace stepwise::atomics {
 namespace {
 
-/// The value of option @p name in @p arguments (`--name X` or `--name=X`; the last one), or "".
-std::string value_of(const std::vector<std::string>& arguments, const std::string& name) {
-  std::string value;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    if (arguments[i] == name && i + 1 < arguments.size())
-      value = arguments[i + 1];
-    else if (arguments[i].rfind(name + "=", 0) == 0)
-      value = arguments[i].substr(name.size() + 1);
-  }
-  return value;
+/// --bins: a count as --n takes it (`65536`, `64Ki`, `2^24`), in [1, kMaxBins], rewritten in
+/// decimal for CLI11.
+CLI::Validator bins_count() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        try {
+          const std::uint64_t bins = parse_count(value);
+          if (bins < 1 || bins > static_cast<std::uint64_t>(kMaxBins)) return "'" + value + "' is not in [1, 2^24]";
+          value = std::to_string(bins);
+          return {};
+        } catch (const std::invalid_argument& error) {
+          return error.what();
+        }
+      },
+      "COUNT in [1, 2^24]");
+}
+
+/// True when @p selector, a --stage value, names the library row: `lib`, `library` or its name.
+bool names_library_row(std::string selector) {
+  std::transform(selector.begin(), selector.end(), selector.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return selector == "lib" || selector == "library" || selector == "cub::devicehistogram";
 }
 
 OpKind parse_op(const std::string& name) {
@@ -50,7 +67,13 @@ const std::vector<int>& surface_keys_per_warp() {
 }
 
 ProblemKind problem_in_arguments(const std::vector<std::string>& arguments) {
-  return value_of(arguments, "--problem") == "ticket" ? ProblemKind::ticket : ProblemKind::histogram;
+  std::vector<const char*> argv = {"chapter_05_atomics"};
+  for (const std::string& argument : arguments) argv.push_back(argument.c_str());
+  ChapterOptions options;
+  const bool parsed =
+      probe_chapter_options(static_cast<int>(argv.size()), argv.data(), chapter_info(ProblemKind::histogram), options,
+                            [](ChapterCli& cli, ChapterOptions& read) { add_chapter_options(cli, read); });
+  return parsed && options.problem == "ticket" ? ProblemKind::ticket : ProblemKind::histogram;
 }
 
 ChapterInfo chapter_info(ProblemKind problem) {
@@ -77,9 +100,10 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
                  "out[atomicAdd(counter, 1)] = value)")
       ->capture_default_str()
       ->check(CLI::IsMember({"histogram", "ticket"}));
-  app.add_option("--bins", options.bins, "K, the number of bins (1 to 2^24; histogram only)")
+  app.add_option("--bins", options.bins,
+                 "K, the number of bins: 1 to 2^24, written as --n is (256, 64Ki, 2^24; histogram only)")
       ->capture_default_str()
-      ->transform(decimal_in(1, kMaxBins));
+      ->transform(bins_count());
   app.add_option("--distribution", options.distribution,
                  "Keys: uniform, runs:R (runs of R equal keys), zipf:S (bin b with weight 1/(b+1)^S) or all-equal")
       ->capture_default_str()
@@ -92,12 +116,13 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
   CLI::Option* surface = cli.add_flag("--surface", options.surface,
                                       "Time the stages over 1, 2, 4, ..., 32 distinct keys per warp and each --op (all "
                                       "three unless --op is given); print the speedups over stage 1");
-  CLI::Option* analyze =
-      cli.add_flag("--analyze", options.analyze,
-                   "Print the talk's worked example, the distinct keys per warp of these keys and the atomics each "
-                   "stage issues per element; needs no GPU");
-  for (const char* name : {"--stage", "--sweep", "--format", "--output"}) analyze->excludes(cli.option(name));
+  CLI::Option* analyze = cli.add_analyze_flag(
+      options.analyze,
+      "Print the talk's worked example, the distinct keys per warp of these keys (the first 2^26 of them at most) "
+      "and the atomics each stage issues per element; needs no GPU",
+      {"--n", "--seed"});
   analyze->excludes(surface);
+  analyze->excludes(app.get_option("--op"));
   surface->excludes(cli.option("--sweep"));
   cli.app().final_callback([&cli, &options] { check_chapter_options(cli, options); });
 }
@@ -106,7 +131,7 @@ namespace {
 
 Plan plan_for(ChapterCli& cli, const ChapterOptions& options) {
   Plan plan;
-  plan.problem = problem_in_arguments({"--problem", options.problem});
+  plan.problem = options.problem == "ticket" ? ProblemKind::ticket : ProblemKind::histogram;
   plan.bins = options.bins;
   plan.distribution = parse_distribution(options.distribution);
   plan.op = parse_op(options.op);
@@ -117,6 +142,18 @@ Plan plan_for(ChapterCli& cli, const ChapterOptions& options) {
     for (const char* name : {"--bins", "--distribution", "--op", "--surface", "--analyze"})
       if (given(name)) throw UsageError(std::string(name) + ": only --problem histogram has it");
   }
+  const std::vector<OpKind> ops =
+      plan.surface ? (given("--op") ? std::vector<OpKind>{plan.op} : all_ops()) : std::vector<OpKind>{plan.op};
+  const bool library_row =
+      plan.problem == ProblemKind::histogram && std::find(ops.begin(), ops.end(), OpKind::int_add) != ops.end();
+  if (!library_row)
+    for (const std::string& selector : cli.option("--stage")->results())
+      if (names_library_row(selector))
+        throw UsageError("--stage " + selector + ": " +
+                         (plan.problem == ProblemKind::ticket
+                              ? std::string("the ticket table has no library row")
+                              : std::string("--op ") + to_string(plan.op) +
+                                    " has no library row (cub::DeviceHistogram counts: it has no weights)"));
   if (plan.surface) {
     if (given("--distribution"))
       throw UsageError("--distribution: --surface draws its own keys (runs of 32, 16, ..., 1)");
@@ -140,6 +177,52 @@ void check_chapter_options(ChapterCli& cli, const ChapterOptions& options) {
   }
 }
 
-Plan make_plan(ChapterCli& cli, const ChapterOptions& options) { return plan_for(cli, options); }
+Plan make_plan(ChapterCli& cli, const ChapterOptions& options) {
+  Plan plan = plan_for(cli, options);
+  const auto given = [&cli](const char* name) { return cli.app().get_option(name)->count() > 0; };
+  const std::string n_text = "--n " + format_count(cli.options().n);
+  if (given("--n")) plan.sizes = n_text;
+  if (given("--bins"))
+    plan.sizes += (plan.sizes.empty() ? "" : " ") + std::string("--bins ") + std::to_string(plan.bins);
+  if (plan.sizes.empty()) plan.sizes = "the default " + n_text;
+  return plan;
+}
+
+namespace {
+
+/// Bytes of one value of the plan's widest operation (0 for a count).
+double value_bytes(const Plan& plan) {
+  const std::vector<OpKind> ops = plan.surface ? plan.surface_ops : std::vector<OpKind>{plan.op};
+  double widest = 0.0;
+  for (OpKind op : ops) widest = std::max(widest, op == OpKind::double_cas ? 8.0 : op == OpKind::float_add ? 4.0 : 0.0);
+  return widest;
+}
+
+}  // namespace
+
+double host_bytes(const Plan& plan, std::uint64_t n) {
+  const double elements = static_cast<double>(n);
+  if (plan.problem == ProblemKind::ticket)
+    return 4.0 * elements     // the values
+           + 8.0 * elements   // the kept values, sorted, and their rerun (a vector grown by push_back)
+           + 4.0 * elements;  // the output downloaded by the check
+  const double bins = static_cast<double>(plan.bins);
+  return (sizeof(Key) + value_bytes(plan)) * elements  // keys and values
+         + 2.0 * 24.0 * bins                           // the reference (sum, magnitude, count) and its rerun
+         + 8.0 * bins                                  // zipf's cumulative weights
+         + 16.0 * bins;                                // the bins downloaded by the check, and what it compares to
+}
+
+double device_bytes(const Plan& plan, std::uint64_t n) {
+  const double elements = static_cast<double>(n);
+  if (plan.problem == ProblemKind::ticket) return 8.0 * elements;
+  const double bin_bytes = value_bytes(plan) == 8.0 ? 8.0 : 4.0;
+  return (sizeof(Key) + value_bytes(plan)) * elements + bin_bytes * static_cast<double>(plan.bins);
+}
+
+double analysis_host_bytes(const Plan& plan, std::uint64_t n) {
+  return static_cast<double>(sizeof(Key)) * static_cast<double>(std::min(n, kMaxAnalyzedKeys)) +
+         8.0 * static_cast<double>(plan.bins);
+}
 
 }  // namespace stepwise::atomics

@@ -1,5 +1,6 @@
 #include "problems.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "sizes.hpp"
@@ -19,13 +20,18 @@ namespace {
 template <class Op>
 int run_histogram(Session& session, const Plan& plan) {
   const std::size_t n = session.options().n;
-  const double element = sizeof(Key) + (Op::kHasValues ? sizeof(typename Op::Value) : 0.0);
-  session.require_device_bytes(element * static_cast<double>(n) +
-                               sizeof(typename Op::Bin) * static_cast<double>(plan.bins));
+  HistogramRows<Op> rows = histogram_rows<Op>(n, plan.bins);
+  if (!rows.left_out.empty() &&
+      std::none_of(rows.stages.begin(), rows.stages.end(),
+                   [&](const auto& stage) { return session.options().selects(stage.name); }) &&
+      !session.options().selects("cpu"))
+    throw UsageError("--stage: nothing left to run: " + rows.left_out);
+  session.require_device_bytes(device_bytes(plan, n) + static_cast<double>(rows.workspace_bytes), plan.sizes);
   HistogramProblem<Op> problem(n, plan.bins, plan.distribution, session.options().seed);
-  Workspace workspace = make_histogram_workspace<Op>(n, plan.bins);
+  Workspace workspace(rows.workspace_bytes);
   session.note(format_count(n) + " keys, distribution " + to_string(plan.distribution) + ", " +
                std::to_string(plan.bins) + " bins, --op " + Op::kName);
+  if (!rows.left_out.empty()) session.note(rows.left_out);
   if (shared_bins_bytes(plan.bins, sizeof(typename Op::Bin)) > max_shared_bytes_per_block())
     session.note("stages 5-7: " + std::to_string(plan.bins) + " bins of " + std::to_string(sizeof(typename Op::Bin)) +
                  " B do not fit in one block's shared memory (" + std::to_string(max_shared_bytes_per_block() / 1024) +
@@ -33,15 +39,15 @@ int run_histogram(Session& session, const Plan& plan) {
   if constexpr (!std::is_same_v<Op, IntAdd>)
     session.note(std::string("no library row: cub::DeviceHistogram counts, it has no ") +
                  (Op::kHasValues && sizeof(typename Op::Value) == 4 ? "float" : "double") + " weights");
-  return session.run(histogram_stages<Op>(), problem,
+  return session.run(rows.stages, problem,
                      [&](HistogramLaunch<Op> launch, const LaunchShape& shape, cudaStream_t stream) {
                        problem.launch(launch, workspace, shape, stream);
                      });
 }
 
-int run_ticket(Session& session) {
+int run_ticket(Session& session, const Plan& plan) {
   const std::size_t n = session.options().n;
-  session.require_device_bytes(8.0 * static_cast<double>(n));
+  session.require_device_bytes(device_bytes(plan, n), plan.sizes);
   TicketProblem problem(n, session.options().seed);
   session.note(format_count(n) + " random int32 values, the positive ones kept (about half)");
   return session.run(ticket_stages(), problem, [&](TicketLaunch launch, const LaunchShape& shape, cudaStream_t stream) {
@@ -57,7 +63,7 @@ std::vector<StageInfo> stage_infos(ProblemKind problem) {
 }
 
 int run_plan(Session& session, const Plan& plan) {
-  if (plan.problem == ProblemKind::ticket) return run_ticket(session);
+  if (plan.problem == ProblemKind::ticket) return run_ticket(session, plan);
   if (plan.surface) return run_surface(session, plan);
   switch (plan.op) {
     case OpKind::float_add:

@@ -3,6 +3,7 @@
 /// the check of a row's output, and the run of a table or of the surface. Host code.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -12,6 +13,7 @@
 #include "device_buffer.hpp"
 #include "harness.hpp"
 #include "inputs.hpp"
+#include "library_limit.hpp"
 #include "options.hpp"
 
 namespace stepwise::atomics {
@@ -62,12 +64,35 @@ class HistogramProblem final : public Problem {
   DeviceBuffer<typename Op::Bin> bins_;
 };
 
-/// The workspace every row of histogram_stages<Op>() runs in at these sizes (CUB's storage for
-/// IntAdd; needs a GPU).
+/// The rows of a histogram table that run at these sizes on this GPU, and the workspace they
+/// share.
 template <class Op>
-Workspace make_histogram_workspace(std::size_t n, int bin_count) {
-  if constexpr (std::is_same_v<Op, IntAdd>) return Workspace(cub_histogram_temp_bytes(n, bin_count));
-  return Workspace();
+struct HistogramRows {
+  std::vector<HistogramStage<Op>> stages;  ///< histogram_stages<Op>(), less a library row left out
+  std::size_t workspace_bytes = 0;         ///< CUB's temporary storage (IntAdd with its row), else 0
+  std::string left_out;                    ///< why the library row is left out (the report's note); empty: none
+};
+
+/// The rows of histogram_stages<Op>() for @p n keys into @p bin_count bins: all of them, but the
+/// CUB row where CUB would index its per-block bins past 2^31 - 1 (library_limit.hpp; it asks
+/// CUB for its storage: needs a GPU).
+template <class Op>
+HistogramRows<Op> histogram_rows(std::size_t n, int bin_count) {
+  HistogramRows<Op> rows;
+  rows.stages = histogram_stages<Op>();
+  if constexpr (std::is_same_v<Op, IntAdd>) {
+    const std::size_t temp_bytes = cub_histogram_temp_bytes(n, bin_count);
+    const std::uint64_t blocks = cub_histogram_blocks_of_temp(temp_bytes, bin_count);
+    if (cub_histogram_offsets_fit(blocks, bin_count)) {
+      rows.workspace_bytes = temp_bytes;
+    } else {
+      rows.left_out = cub_histogram_limit_note(n, bin_count, blocks);
+      rows.stages.erase(std::remove_if(rows.stages.begin(), rows.stages.end(),
+                                       [](const HistogramStage<Op>& stage) { return stage.kind == RowKind::library; }),
+                        rows.stages.end());
+    }
+  }
+  return rows;
 }
 
 /// The ticket problem: keep the positive values, with the kept values as the reference.

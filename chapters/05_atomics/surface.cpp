@@ -58,10 +58,12 @@ SurfacePoint measure(Problem& problem, Run run, GpuTimer& timer, const TimingOpt
 template <class Op>
 void measure_op(Session& session, const Plan& plan, GpuTimer& timer, Surface& surface) {
   const std::size_t n = session.options().n;
-  Workspace workspace = make_histogram_workspace<Op>(n, plan.bins);
+  const HistogramRows<Op> rows = histogram_rows<Op>(n, plan.bins);
+  if (!rows.left_out.empty()) surface.notes.push_back(rows.left_out);
+  Workspace workspace(rows.workspace_bytes);
   for (int keys : surface_keys_per_warp()) {
     HistogramProblem<Op> problem(n, plan.bins, keys_per_warp_distribution(keys), session.options().seed);
-    for (const HistogramStage<Op>& stage : histogram_stages<Op>()) {
+    for (const HistogramStage<Op>& stage : rows.stages) {
       if (stage.number != 1 && !session.options().selects(stage.name)) continue;
       SurfacePoint point = measure(
           problem, [&](cudaStream_t stream) { problem.launch(stage.launch, workspace, stage.shape, stream); }, timer,
@@ -81,7 +83,11 @@ void measure_op(Session& session, const Plan& plan, GpuTimer& timer, Surface& su
 
 int run_surface(Session& session, const Plan& plan) {
   const std::size_t n = session.options().n;
-  session.require_device_bytes(12.0 * static_cast<double>(n) + 8.0 * plan.bins);
+  const std::size_t cub_bytes =
+      std::find(plan.surface_ops.begin(), plan.surface_ops.end(), OpKind::int_add) != plan.surface_ops.end()
+          ? histogram_rows<IntAdd>(n, plan.bins).workspace_bytes
+          : 0;
+  session.require_device_bytes(device_bytes(plan, n) + static_cast<double>(cub_bytes), plan.sizes);
   GpuTimer timer(session.device().l2_bytes);
   Surface surface;
   surface.device = session.device().name;

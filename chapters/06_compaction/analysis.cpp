@@ -1,6 +1,8 @@
 #include "analysis.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -47,7 +49,16 @@ std::vector<StageCost> stage_costs(const Plan& plan, std::uint64_t n, std::uint6
   const double input_bytes = element_bytes + (plan.by_flags ? 1.0 : 0.0);
   const double test_bytes = plan.by_flags ? 1.0 : key_bytes;
   const double elements = static_cast<double>(n);
-  kept = count_groups(plan, n, seed, 1).kept;
+  // Above kMaxCountedElements the groups are counted on the first ones and scaled to n: every
+  // element is drawn alike, so the shares of the first stand for all.
+  const std::uint64_t counted = std::min(n, kMaxCountedElements);
+  const auto groups_with_kept = [&](std::uint64_t group) {
+    const std::uint64_t found = count_groups(plan, counted, seed, group).groups_with_kept;
+    if (counted == n) return found;
+    const double share = static_cast<double>(found) / static_cast<double>((counted + group - 1) / group);
+    return static_cast<std::uint64_t>(std::llround(share * static_cast<double>((n + group - 1) / group)));
+  };
+  kept = groups_with_kept(1);
   const double stream_bytes = elements * input_bytes + static_cast<double>(kept) * element_bytes;
   std::vector<StageCost> costs;
   for (const StageInfo& stage : stages) {
@@ -65,11 +76,11 @@ std::vector<StageCost> stage_costs(const Plan& plan, std::uint64_t n, std::uint6
         cost.counter_atomics = kept;
         break;
       case 2:
-        cost.counter_atomics = count_groups(plan, n, seed, 32).groups_with_kept;
+        cost.counter_atomics = groups_with_kept(32);
         break;
       case 3:
       case 8:
-        cost.counter_atomics = count_groups(plan, n, seed, tile).groups_with_kept;
+        cost.counter_atomics = groups_with_kept(tile);
         break;
       case 4:
         cost.input_passes = 2;
@@ -95,8 +106,11 @@ std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed, const
   std::uint64_t kept = 0;
   const std::vector<StageCost> costs = stage_costs(plan, n, seed, stages, kept);
   std::ostringstream out;
-  out << "chapter 06 --analyze | n = " << format_count(n) << " " << to_string(plan.type) << " | "
-      << describe_input(plan) << " | seed " << seed << "\n";
+  out << "chapter 06 --analyze | n = " << format_count(n) << " | " << describe_input(plan) << " | seed " << seed
+      << "\n";
+  if (n > kMaxCountedElements)
+    out << "estimated: counted on the first " << format_count(kMaxCountedElements)
+        << " elements and scaled to n (every element is drawn alike)\n";
   char line[256];
   std::snprintf(line, sizeof line, "kept: %s of %s (%.2f %%)\n", with_commas(kept).c_str(), with_commas(n).c_str(),
                 n == 0 ? 0.0 : 100.0 * static_cast<double>(kept) / static_cast<double>(n));

@@ -17,6 +17,10 @@ namespace stepwise::compaction {
 /// The SM count --analyze assumes for the fixed grids of stages 4 and 5 (an H100 SXM's).
 inline constexpr int kAnalyzedSms = 132;
 
+/// The most elements --analyze counts one by one: 2^26, about a second. Above, it counts the
+/// first 2^26 and scales their shares to n, and says so.
+inline constexpr std::uint64_t kMaxCountedElements = std::uint64_t{1} << 26;
+
 /// What one stage costs on one input.
 struct StageCost {
   std::string name;
@@ -28,7 +32,8 @@ struct StageCost {
 };
 
 /// The costs of @p stages (the table's kernel rows, with their default shapes) on the input of
-/// @p plan with @p n elements drawn from @p seed; kept is set to the kept count.
+/// @p plan with @p n elements drawn from @p seed; kept is set to the kept count. Counted on the
+/// first kMaxCountedElements elements at most, and scaled to n beyond.
 /// Stage 2's atomics: the 32-element groups (warps) holding a kept element; stage 3's: the
 /// tiles holding one; stages 4 and 5: kAnalyzedSms x blocks_per_sm blocks.
 std::vector<StageCost> stage_costs(const Plan& plan, std::uint64_t n, std::uint64_t seed,

@@ -2,10 +2,13 @@
 // element to a single ordered pass with decoupled look-back, against cub::DeviceSelect::If and
 // ::Flagged. The stages are in compaction.cpp's table, one file each under stages/; --analyze
 // needs no GPU.
+#include <cstdint>
 #include <iostream>
 
 #include "analysis.hpp"
 #include "harness.hpp"
+#include "host_memory.hpp"
+#include "mode_options.hpp"
 #include "options.hpp"
 #include "problems.hpp"
 
@@ -13,19 +16,19 @@ int main(int argc, char** argv) {
   using namespace stepwise;
   using namespace stepwise::compaction;
   return run_main(argv[0], [&] {
-    ChapterOptions chapter_options;
-    bool by_flags = false;
-    for (int i = 1; i < argc; ++i) by_flags = by_flags || std::string(argv[i]) == "--flags";
     Plan listed;
-    listed.by_flags = by_flags;  // --list shows the library row of the form asked for
+    listed.by_flags = flags_in_arguments(argc, argv);  // --list shows the library row of the form asked for
     ChapterCli cli(chapter_info(), stage_infos(listed));
+    ChapterOptions chapter_options;
     add_chapter_options(cli, chapter_options);
     if (auto exit_code = cli.parse(argc, argv)) return *exit_code;
     const Plan plan = make_plan(chapter_options);
+    const std::uint64_t n = cli.options().n;
     if (plan.analyze) {
-      std::cout << analyze(plan, cli.options().n, cli.options().seed, cli.stages());
+      std::cout << analyze(plan, n, cli.options().seed, cli.stages());
       return static_cast<int>(kExitOk);
     }
+    require_host_bytes(host_bytes(plan, n), n_as_given(cli));  // before the GPU opens: exit 2, not 77
     Session session(cli);
     return run_plan(session, plan);
   });

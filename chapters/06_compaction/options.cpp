@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "mode_options.hpp"
+
 namespace stepwise::compaction {
 
 const char* to_string(KeyType type) { return type == KeyType::float32 ? "float32" : "int32"; }
@@ -42,11 +44,34 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
       ->transform(decimal_in(0, 100000));
   cli.add_flag("--ticket-first", options.ticket_first,
                "Stage 7: draw the ticket before loading the tile, instead of loading tile blockIdx.x meanwhile");
-  CLI::Option* analyze =
-      cli.add_flag("--analyze", options.analyze,
-                   "Print what each stage costs on this input (atomics, passes over the input, launches, bytes); "
-                   "needs no GPU");
-  for (const char* name : {"--stage", "--sweep", "--format", "--output"}) analyze->excludes(cli.option(name));
+  CLI::Option* analyze = cli.add_analyze_flag(
+      options.analyze,
+      "Print what each stage costs on this input (atomics, passes over the input, launches, bytes; counted on the "
+      "first 2^26 elements at most); needs no GPU",
+      {"--n", "--seed"});
+  for (const char* name : {"--type", "--first-poll-ns", "--ticket-first"}) analyze->excludes(app.get_option(name));
+  app.final_callback([&cli] {
+    require_stage_selected(cli, "--first-poll-ns", 6, 7, "stages 6 and 7");
+    require_stage_selected(cli, "--ticket-first", 7, 7, "stage 7");
+  });
+}
+
+bool flags_in_arguments(int argc, const char* const* argv) {
+  ChapterOptions options;
+  const bool parsed =
+      probe_chapter_options(argc, argv, chapter_info(), options,
+                            [](ChapterCli& cli, ChapterOptions& read) { add_chapter_options(cli, read); });
+  return parsed && options.flags;
+}
+
+double host_bytes(const Plan& plan, std::uint64_t n) {
+  const double elements = static_cast<double>(n);
+  const double kept = plan.selectivity * elements;
+  const double element = 4.0 + (plan.payload ? 4.0 : 0.0);    // a kept key, and its value
+  return elements * (4.0 + 1.0 + (plan.payload ? 4.0 : 0.0))  // the input: keys, flags, values
+         + 4.0 * kept * element                               // the reference and its rerun, each up to twice its size
+         + elements * element                                 // the output the check downloads
+         + 3.0 * 8.0 * kept;                                  // an unordered row's check: two sorted copies and scratch
 }
 
 Plan make_plan(const ChapterOptions& options) {

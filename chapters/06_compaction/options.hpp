@@ -64,6 +64,15 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options);
 /// The plan of a parsed command line.
 Plan make_plan(const ChapterOptions& options);
 
+/// Whether @p argv asks for --flags, read by CLI11 with the chapter's own options: --list then
+/// shows the Flagged library row.
+bool flags_in_arguments(int argc, const char* const* argv);
+
+/// The host memory a run of @p plan over @p n elements holds at its peak: the input, the
+/// reference and its rerun, the output the check downloads, and the sorted copies with which
+/// the check compares an unordered row's output.
+double host_bytes(const Plan& plan, std::uint64_t n);
+
 /// `int32` or `float32`.
 const char* to_string(KeyType type);
 

@@ -1,5 +1,6 @@
 #include "analysis.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 #include <vector>
@@ -34,16 +35,22 @@ std::size_t moved_by(const std::vector<std::uint32_t>& order) {
 
 std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed) {
   unsigned rounds[kMaxPaths] = {};
-  const std::vector<std::uint8_t> paths = first_paths(plan, n, seed, rounds);
+  const std::uint64_t analyzed = std::min(n, kMaxAnalyzedElements);
+  const std::vector<std::uint8_t> paths = first_paths(plan, analyzed, seed, rounds);
   std::ostringstream out;
   out << "chapter 07 --analyze | n = " << format_count(n) << " | " << describe_workload(plan) << " | seed " << seed
-      << "\n\npath  rounds  elements    share\n";
+      << "\n";
+  if (analyzed < n)
+    out << "analyzed: the first " << format_count(analyzed)
+        << " elements (every warp draws its paths alike: their shares and efficiencies stand for all n; the counts "
+           "are theirs)\n";
+  out << "\npath  rounds  elements    share\n";
   std::size_t histogram[kMaxPaths] = {};
   for (std::uint8_t p : paths) ++histogram[p];
   char line[256];
   for (unsigned p = 0; p < plan.paths; ++p) {
     std::snprintf(line, sizeof line, "%4u %7u %9s %7.2f %%\n", p, rounds[p], commas(histogram[p]).c_str(),
-                  n == 0 ? 0.0 : 100.0 * static_cast<double>(histogram[p]) / static_cast<double>(n));
+                  analyzed == 0 ? 0.0 : 100.0 * static_cast<double>(histogram[p]) / static_cast<double>(analyzed));
     out << line;
   }
   const WarpCost own = warp_cost(paths, {}, rounds);

@@ -3,11 +3,13 @@
 // remaps by reference redirection and by data transformation, partial, pipelined and
 // controlled. The stages are in divergence.cpp's tables, one file each under stages/; --analyze
 // needs no GPU.
+#include <cstdint>
 #include <iostream>
-#include <string>
 
 #include "analysis.hpp"
 #include "harness.hpp"
+#include "host_memory.hpp"
+#include "mode_options.hpp"
 #include "options.hpp"
 #include "problems.hpp"
 
@@ -15,19 +17,24 @@ int main(int argc, char** argv) {
   using namespace stepwise;
   using namespace stepwise::divergence;
   return run_main(argv[0], [&] {
-    ChapterOptions chapter_options;
-    Plan listed;  // --list shows the table of the workload asked for
-    for (int i = 1; i + 1 < argc; ++i)
-      if (std::string(argv[i]) == "--workload" && std::string(argv[i + 1]) == "mutation")
-        listed.workload = WorkloadKind::mutation;
+    // The table (--list, --stage) is the one of the workload the command line asks for.
+    Plan listed;
+    listed.workload = workload_in_arguments(argc, argv);
+    Plan mutation;
+    mutation.workload = WorkloadKind::mutation;
+    const WorkloadTables tables{stage_infos(Plan{}), stage_infos(mutation)};
     ChapterCli cli(chapter_info(), stage_infos(listed));
-    add_chapter_options(cli, chapter_options);
+    ChapterOptions chapter_options;
+    add_chapter_options(cli, chapter_options, &tables);
     if (auto exit_code = cli.parse(argc, argv)) return *exit_code;
-    const Plan plan = make_plan(cli, chapter_options, cli.options().n);
+    const std::uint64_t n = cli.options().n;
+    const Plan plan = make_plan(cli, chapter_options, n);
     if (plan.analyze) {
-      std::cout << analyze(plan, cli.options().n, cli.options().seed);
+      require_host_bytes(analysis_host_bytes(plan, n), n_as_given(cli));
+      std::cout << analyze(plan, n, cli.options().seed);
       return static_cast<int>(kExitOk);
     }
+    require_host_bytes(host_bytes(plan, n), n_as_given(cli));  // before the GPU opens: exit 2, not 77
     Session session(cli);
     return run_plan(session, plan);
   });

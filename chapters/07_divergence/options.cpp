@@ -1,14 +1,36 @@
 #include "options.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <stdexcept>
 
+#include "mode_options.hpp"
 #include "sizes.hpp"
 
 namespace stepwise::divergence {
 namespace {
 
 bool given(ChapterCli& cli, const char* name) { return cli.app().count(name) > 0; }
+
+std::string lowercase(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+/// `6 (pipelined-cpu)` when --stage's @p selector (a number or a name) names a row of the
+/// mutation table that the synthetic table lacks, else "".
+std::string stage_of_mutation_only(const std::string& selector, const WorkloadTables& tables) {
+  const auto matches = [&selector](const StageInfo& stage) {
+    return (stage.kind == RowKind::kernel && std::to_string(stage.number) == selector) ||
+           lowercase(stage.name) == lowercase(selector);
+  };
+  if (std::any_of(tables.synthetic.begin(), tables.synthetic.end(), matches)) return "";
+  const auto stage = std::find_if(tables.mutation.begin(), tables.mutation.end(), matches);
+  if (stage == tables.mutation.end()) return "";
+  return std::to_string(stage->number) + " (" + stage->name + ")";
+}
 
 std::string percent(double share) {
   char text[32];
@@ -54,7 +76,7 @@ std::vector<unsigned> parse_costs(const std::string& text) {
   return rounds;
 }
 
-void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
+void add_chapter_options(ChapterCli& cli, ChapterOptions& options, const WorkloadTables* tables) {
   CLI::App& app = cli.app();
   app.add_option("--workload", options.workload,
                  "synthetic (K paths of different cost, a chosen share of mixed warps) or mutation (a genetic "
@@ -79,10 +101,29 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
       ->capture_default_str()
       ->transform(decimal_in(1, 65536));
   app.add_option("--steps", options.steps, "Mutation: the generations run (default 8)")->transform(decimal_in(1, 1000));
-  CLI::Option* analyze = cli.add_flag(
-      "--analyze", options.analyze,
-      "Print the paths, the divergent warps and each stage's warp efficiency and moved elements; needs no GPU");
-  for (const char* name : {"--stage", "--sweep", "--format", "--output"}) analyze->excludes(cli.option(name));
+  CLI::Option* analyze = cli.add_analyze_flag(options.analyze,
+                                              "Print the paths, the divergent warps and each stage's warp efficiency "
+                                              "and moved elements (of the first 2^26 elements at most); needs no GPU",
+                                              {"--n", "--seed"});
+  analyze->excludes(app.get_option("--steps"));  // it analyzes the first generation
+  if (tables != nullptr)
+    app.final_callback([&cli, &options, tables] {
+      if (options.workload == "mutation") return;
+      for (const std::string& selector : cli.option("--stage")->results()) {
+        const std::string stage = stage_of_mutation_only(selector, *tables);
+        if (!stage.empty())
+          throw CLI::ValidationError("--stage " + selector + ": stage " + stage +
+                                     " exists only for --workload mutation");
+      }
+    });
+}
+
+WorkloadKind workload_in_arguments(int argc, const char* const* argv) {
+  ChapterOptions options;
+  const bool parsed =
+      probe_chapter_options(argc, argv, chapter_info(), options,
+                            [](ChapterCli& cli, ChapterOptions& read) { add_chapter_options(cli, read); });
+  return parsed ? parse_workload(options.workload) : WorkloadKind::synthetic;
 }
 
 Plan make_plan(ChapterCli& cli, const ChapterOptions& options, std::uint64_t n) {
@@ -114,6 +155,34 @@ Plan make_plan(ChapterCli& cli, const ChapterOptions& options, std::uint64_t n) 
     plan.steps = options.steps > 0 ? static_cast<unsigned>(options.steps) : kDefaultGenerations;
   }
   return plan;
+}
+
+namespace {
+
+/// Bytes of one element of @p plan's workload: a uint32, or a 128-bit genome.
+double item_bytes(const Plan& plan) { return plan.workload == WorkloadKind::mutation ? 16.0 : 4.0; }
+
+}  // namespace
+
+double host_bytes(const Plan& plan, std::uint64_t n) {
+  const double elements = static_cast<double>(n);
+  // The input, the reference, the reference rerun by the cpu row beside the one it replaces, and
+  // the output the check downloads.
+  const double items = 5.0 * item_bytes(plan) * elements;
+  return items + (plan.workload == WorkloadKind::mutation ? 8.0 * elements : 0.0);  // stage 6's two pinned remaps
+}
+
+double device_bytes(const Plan& plan, std::uint64_t n) {
+  // in, out, spare and the staged elements and results; flags, two sets of keys and sorted keys
+  // (1 byte each), two sets of indices and sorted indices (4 bytes each).
+  return static_cast<double>(n) * (5.0 * item_bytes(plan) + 1.0 + 4.0 * 1.0 + 4.0 * 4.0);
+}
+
+double analysis_host_bytes(const Plan& plan, std::uint64_t n) {
+  // The paths (1 byte), the input they are drawn from (gone before the rest), three orders of
+  // 4-byte indices and the partial remap's moves.
+  const double elements = static_cast<double>(std::min(n, kMaxAnalyzedElements));
+  return elements * std::max(item_bytes(plan), 1.0 + 4.0 * 4.0) + elements;
 }
 
 std::string describe_workload(const Plan& plan) {

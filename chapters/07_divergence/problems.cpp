@@ -85,11 +85,9 @@ std::vector<StageInfo> stage_infos(const Plan& plan) {
 int run_plan(Session& session, const Plan& plan) {
   const std::size_t n = session.options().n;
   const std::uint64_t seed = session.options().seed;
-  if (plan.workload == WorkloadKind::mutation) {
-    session.require_device_bytes(static_cast<double>(n) * (5.0 * sizeof(Genome) + 20.0));
+  session.require_device_bytes(device_bytes(plan, n) + static_cast<double>(cub_temp_bytes(n)));
+  if (plan.workload == WorkloadKind::mutation)
     return run_table(session, plan, mutation_work(plan, seed), random_population(n, seed));
-  }
-  session.require_device_bytes(static_cast<double>(n) * (5.0 * sizeof(std::uint32_t) + 20.0));
   return run_table(session, plan, synthetic_work(plan), synthetic_input(n, plan.paths, plan.divergence, seed));
 }
 

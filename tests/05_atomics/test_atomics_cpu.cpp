@@ -14,6 +14,7 @@
 
 #include "analysis.hpp"
 #include "inputs.hpp"
+#include "library_limit.hpp"
 #include "options.hpp"
 #include "surface_report.hpp"
 #include "warp_aggregate.hpp"
@@ -322,6 +323,137 @@ TEST_CASE("options: plans, and what each problem and mode refuses") {
   }
 }
 
+TEST_CASE("options: --bins as --n writes counts, and --stage lib only where the table has the library row") {
+  ChapterOptions options;
+  Plan plan;
+  CHECK(parse({"--bins", "16Mi"}, options, &plan) == -1);
+  CHECK(plan.bins == kMaxBins);
+  ChapterOptions power;
+  CHECK(parse({"--bins", "2^24", "--n", "1M"}, power, &plan) == -1);
+  CHECK(plan.bins == kMaxBins);
+  CHECK(plan.sizes == "--n 1000000 --bins 16777216");
+  ChapterOptions defaults;
+  CHECK(parse({}, defaults, &plan) == -1);
+  CHECK(plan.sizes == "the default --n 2^24");
+  ChapterOptions library;
+  CHECK(parse({"--stage", "lib"}, library, &plan) == -1);
+  ChapterOptions surface_library;
+  CHECK(parse({"--surface", "--stage", "lib"}, surface_library, &plan) == -1);  // int-add is among the three
+  for (const std::vector<std::string>& bad :
+       std::vector<std::vector<std::string>>{{"--op", "float-add", "--stage", "lib"},
+                                             {"--op", "double-cas", "--stage", "cub::DeviceHistogram"},
+                                             {"--surface", "--op", "float-add", "--stage", "library"},
+                                             {"--problem", "ticket", "--stage", "lib"},
+                                             {"--bins", "2^24+1"},
+                                             {"--bins", "0x10"},
+                                             {"--bins", ""},
+                                             {"--distribution", ""},
+                                             {"--op", ""},
+                                             {"--problem", ""}}) {
+    ChapterOptions refused;
+    CAPTURE(bad);
+    CHECK(parse(bad, refused) == 2);
+  }
+}
+
+TEST_CASE("options: --analyze refuses the common options it does not read, and --op") {
+  ChapterOptions reads;
+  CHECK(parse({"--analyze", "--n", "1000", "--seed", "7", "--bins", "64", "--distribution", "zipf:1.1"}, reads) == -1);
+  for (const std::vector<std::string>& idle : std::vector<std::vector<std::string>>{{"--reps", "3"},
+                                                                                    {"--warmup", "1"},
+                                                                                    {"--device", "0"},
+                                                                                    {"--compact"},
+                                                                                    {"--warm-cache"},
+                                                                                    {"--flush", "write"},
+                                                                                    {"--format", "json"},
+                                                                                    {"--output", "x.json"},
+                                                                                    {"--stage", "1"},
+                                                                                    {"--sweep"},
+                                                                                    {"--op", "float-add"}}) {
+    std::vector<std::string> arguments = {"--analyze"};
+    arguments.insert(arguments.end(), idle.begin(), idle.end());
+    ChapterOptions refused;
+    CAPTURE(idle.front());
+    CHECK(parse(arguments, refused) == 2);
+  }
+}
+
+TEST_CASE("memory: what a run holds on the host and the device, before anything is allocated") {
+  Plan histogram;
+  histogram.bins = 256;
+  CHECK(host_bytes(histogram, 1000) == doctest::Approx(4.0 * 1000 + 72.0 * 256));
+  CHECK(device_bytes(histogram, 1000) == doctest::Approx(4.0 * 1000 + 4.0 * 256));
+  histogram.op = OpKind::double_cas;
+  CHECK(host_bytes(histogram, 1000) == doctest::Approx(12.0 * 1000 + 72.0 * 256));
+  CHECK(device_bytes(histogram, 1000) == doctest::Approx(12.0 * 1000 + 8.0 * 256));
+  Plan surface;
+  surface.surface = true;
+  surface.surface_ops = all_ops();  // double's values are the widest
+  CHECK(device_bytes(surface, 1000) == doctest::Approx(12.0 * 1000 + 8.0 * 256));
+  Plan ticket;
+  ticket.problem = ProblemKind::ticket;
+  CHECK(host_bytes(ticket, 1000) == doctest::Approx(16.0 * 1000));
+  CHECK(device_bytes(ticket, 1000) == doctest::Approx(8.0 * 1000));
+  // --analyze holds the keys it profiles, 2^26 at most, whatever n.
+  CHECK(analysis_host_bytes(Plan{}, std::uint64_t{1} << 40) == analysis_host_bytes(Plan{}, kMaxAnalyzedKeys));
+}
+
+TEST_CASE("cub::DeviceHistogram's limit: (blocks - 1) x bins within 2^31 - 1, blocks = min(tiles of 6144, resident)") {
+  constexpr int kBins16Mi = 1 << 24;
+  constexpr int kH100Sms = 132, kBlocksPerSm = 3;  // CUB's sweep kernel at 54 registers x 384 threads
+  CHECK(kCubHistogramTileKeys == 6144);
+  CHECK(cub_histogram_blocks(0, 396) == 0);
+  CHECK(cub_histogram_blocks(1, 396) == 1);
+  CHECK(cub_histogram_blocks(6144, 396) == 1);
+  CHECK(cub_histogram_blocks(6145, 396) == 2);
+  CHECK(cub_histogram_blocks(std::uint64_t{1} << 24, 396) == 396);  // the default n fills the GPU
+  // 16Mi bins: 128 blocks (127 x 2^24 = 2^31 - 2^24) fit, 129 (128 x 2^24 = 2^31) do not.
+  CHECK(cub_histogram_offsets_fit(128, kBins16Mi));
+  CHECK_FALSE(cub_histogram_offsets_fit(129, kBins16Mi));
+  CHECK(cub_histogram_max_keys(kBins16Mi) == 128 * 6144);
+  CHECK(cub_histogram_fits(786432, kBins16Mi, kH100Sms, kBlocksPerSm));
+  CHECK_FALSE(cub_histogram_fits(786433, kBins16Mi, kH100Sms, kBlocksPerSm));
+  CHECK_FALSE(cub_histogram_fits(1000000, kBins16Mi, kH100Sms, kBlocksPerSm));               // the run
+  CHECK_FALSE(cub_histogram_fits(std::uint64_t{1} << 24, 1 << 23, kH100Sms, kBlocksPerSm));  // 396 x 8Mi
+  // n = 1M: 163 blocks; 162 x 13256071 = 2147483502 fits, 162 x 13256072 = 2147483664 does not.
+  CHECK(cub_histogram_blocks(1000000, 396) == 163);
+  CHECK(cub_histogram_fits(1000000, 13256071, kH100Sms, kBlocksPerSm));
+  CHECK_FALSE(cub_histogram_fits(1000000, 13256072, kH100Sms, kBlocksPerSm));
+  CHECK(cub_histogram_fits(1000000, 1 << 23, kH100Sms, kBlocksPerSm));  // 162 x 2^23
+  // The default n on an H100: at most 2147483647 / 395 = 5436667 bins.
+  CHECK(cub_histogram_fits(std::uint64_t{1} << 24, 5436667, kH100Sms, kBlocksPerSm));
+  CHECK_FALSE(cub_histogram_fits(std::uint64_t{1} << 24, 5436668, kH100Sms, kBlocksPerSm));
+  // A small GPU never reaches it: 48 blocks x 2^24 bins stay below 2^31, whatever n.
+  CHECK(cub_histogram_fits(std::uint64_t{1} << 34, kBins16Mi, 16, kBlocksPerSm));
+  // Up to 256 bins CUB privatizes in shared memory; the offsets are small anyway.
+  CHECK(cub_histogram_fits(std::uint64_t{1} << 34, 256, kH100Sms, kBlocksPerSm));
+  CHECK(cub_histogram_offsets_fit(0, kBins16Mi));
+  CHECK(cub_histogram_offsets_fit(1, kBins16Mi));
+}
+
+TEST_CASE("cub::DeviceHistogram's blocks read back from its temporary storage, and the note") {
+  // CUB asks for blocks x K x 4 bytes of privatized bins, each allocation rounded up to 256 bytes,
+  // plus its tile queue (256) and 255 bytes to align the blob.
+  const auto temp_bytes = [](std::uint64_t blocks, std::uint64_t bins) {
+    const auto round_up = [](std::uint64_t bytes) { return (bytes + 255) / 256 * 256; };
+    return static_cast<std::size_t>(round_up(blocks * bins * 4) + 256 + 255);
+  };
+  for (std::uint64_t blocks : {1, 2, 128, 129, 163, 396})
+    for (int bins : {192, 257, 1000, 65536, 13256071, 1 << 24}) {
+      CAPTURE(blocks);
+      CAPTURE(bins);
+      CHECK(cub_histogram_blocks_of_temp(temp_bytes(blocks, static_cast<std::uint64_t>(bins)), bins) == blocks);
+    }
+  // Below 192 bins the alignment may add blocks, never enough to reach the limit.
+  CHECK(cub_histogram_offsets_fit(cub_histogram_blocks_of_temp(temp_bytes(396, 1), 1), 1));
+  const std::string note = cub_histogram_limit_note(1000000, 1 << 24, 163);
+  CAPTURE(note);
+  CHECK(note.find("cub::DeviceHistogram left out") == 0);
+  CHECK(note.find("163 blocks") != std::string::npos);
+  CHECK(note.find("2^31 - 1") != std::string::npos);
+  CHECK(note.find("786432 keys") != std::string::npos);
+}
+
 TEST_CASE("--analyze: the profile's counts and stage 6's replay") {
   const std::vector<Key> equal(100, 4);
   WarpProfile profile = profile_warps(equal);
@@ -368,6 +500,14 @@ TEST_CASE("--analyze: the text") {
   CHECK(text.find("= 0x91 = 10010001") != std::string::npos);
   CHECK(text.find("atomics per element") != std::string::npos);
   CHECK(text.find("7  thread-runs") != std::string::npos);
+}
+
+TEST_CASE("--analyze: above 2^26 keys it profiles the first 2^26 and says so") {
+  CHECK(analyze(Plan{}, kMaxAnalyzedKeys, 1).find("profiled on the first") == std::string::npos);
+  const std::string text = analyze(Plan{}, kMaxAnalyzedKeys + 1, 1);
+  CHECK(text.find("2^26+1 keys") != std::string::npos);
+  CHECK(text.find("profiled on the first 2^26") != std::string::npos);
+  CHECK(text.find(std::to_string(kMaxAnalyzedKeys / 32) + " warp tiles") != std::string::npos);
 }
 
 TEST_CASE("the surface's report: speedups over stage 1 of the same cell, as text, markdown and JSON") {

@@ -13,10 +13,13 @@
 
 #include "atomics.hpp"
 #include "data.hpp"
+#include "device.hpp"
 #include "device_buffer.hpp"
 #include "gpu_checks.hpp"
 #include "inputs.hpp"
+#include "library_limit.hpp"
 #include "problems.hpp"
+#include "sizes.hpp"
 
 using namespace stepwise;
 using namespace stepwise::atomics;
@@ -49,8 +52,9 @@ void histogram_rows_at(const std::vector<std::size_t>& sizes, const std::vector<
         CAPTURE(distribution);
         const std::uint64_t seed = fresh_seed();
         HistogramProblem<Op> problem(n, bins, parse_distribution(distribution), seed);
-        Workspace workspace = make_histogram_workspace<Op>(n, bins);
-        for (const HistogramStage<Op>& stage : histogram_stages<Op>()) {
+        const HistogramRows<Op> rows = histogram_rows<Op>(n, bins);
+        Workspace workspace(rows.workspace_bytes);
+        for (const HistogramStage<Op>& stage : rows.stages) {
           check_histogram_row(stage, stage.shape, problem, workspace, seed);
           if (sweep)
             for (const LaunchShape& shape : stage.sweep) check_histogram_row(stage, shape, problem, workspace, seed);
@@ -83,6 +87,47 @@ TEST_CASE("histogram: every --sweep shape of every row") {
 
 TEST_CASE("histogram: 2^24 + 1 values in 1 bin, exactly counted") {
   histogram_rows_at<IntAdd>({(std::size_t{1} << 24) + 1}, {1}, {"all-equal"}, false);
+}
+
+TEST_CASE("cub::DeviceHistogram: the grid CUB sizes its storage for is the model's, and the row stops at 2^31") {
+  constexpr int kBins = 1 << 24;
+  int device = 0, sms = 0;
+  STEPWISE_CUDA_CHECK(cudaGetDevice(&device));
+  STEPWISE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  // The cap: the blocks CUB launches for far more tiles than fit, occupancy x SMs.
+  const std::uint64_t resident =
+      cub_histogram_blocks_of_temp(cub_histogram_temp_bytes(std::size_t{1} << 28, kBins), kBins);
+  CAPTURE(sms);
+  CAPTURE(resident);
+  CHECK(resident % static_cast<std::uint64_t>(sms) == 0);
+  for (std::size_t n : {std::size_t{1}, std::size_t{6144}, std::size_t{6145}, std::size_t{786432}, std::size_t{786433},
+                        std::size_t{1000000}, std::size_t{1} << 24}) {
+    CAPTURE(n);
+    CHECK(cub_histogram_blocks_of_temp(cub_histogram_temp_bytes(n, kBins), kBins) == cub_histogram_blocks(n, resident));
+    CHECK(cub_histogram_blocks_of_temp(cub_histogram_temp_bytes(n, 257), 257) == cub_histogram_blocks(n, resident));
+  }
+  const std::uint64_t blocks_per_sm = resident / static_cast<std::uint64_t>(sms);
+  for (std::size_t n : {std::size_t{786432}, std::size_t{786433}, std::size_t{1000000}}) {
+    const HistogramRows<IntAdd> rows = histogram_rows<IntAdd>(n, kBins);
+    const bool fits = cub_histogram_fits(n, kBins, sms, static_cast<int>(blocks_per_sm));
+    CAPTURE(n);
+    CHECK(rows.left_out.empty() == fits);
+    CHECK((rows.stages.size() == histogram_stages<IntAdd>().size()) == fits);
+  }
+  // Just under the limit the row runs and counts exactly: 786432 keys into 2^24 bins, 128 blocks of
+  // privatized bins (8 GiB of CUB storage) when the GPU has 128 resident blocks or more.
+  const std::size_t n = 786432;
+  const HistogramRows<IntAdd> rows = histogram_rows<IntAdd>(n, kBins);
+  if (static_cast<double>(free_device_bytes()) < static_cast<double>(rows.workspace_bytes) + (std::size_t{2} << 30)) {
+    MESSAGE("stepwise-skip: CUB's storage for 2^24 bins needs ",
+            format_bytes(static_cast<double>(rows.workspace_bytes)), " of device memory");
+    return;
+  }
+  REQUIRE(rows.left_out.empty());
+  const std::uint64_t seed = fresh_seed();
+  HistogramProblem<IntAdd> problem(n, kBins, parse_distribution("uniform"), seed);
+  Workspace workspace(rows.workspace_bytes);
+  check_histogram_row(rows.stages.back(), rows.stages.back().shape, problem, workspace, seed);
 }
 
 TEST_CASE("ticket: every row at the edge sizes and every --sweep shape") {

@@ -264,3 +264,80 @@ TEST_CASE("--analyze counts each stage's atomics, passes and launches on the inp
   CHECK(report.find("chapter 06 --analyze") != std::string::npos);
   CHECK(report.find("count-scan-scatter") != std::string::npos);
 }
+
+TEST_CASE("--analyze above 2^26 elements counts the first 2^26 and scales their shares to n") {
+  Plan plan;
+  const std::vector<StageInfo> stages = analyzed_stages();
+  std::uint64_t exact = 0, scaled = 0;
+  const std::vector<StageCost> at_cap = stage_costs(plan, kMaxCountedElements, 1, stages, exact);
+  const std::vector<StageCost> doubled = stage_costs(plan, 2 * kMaxCountedElements, 1, stages, scaled);
+  CHECK(scaled == 2 * exact);
+  CHECK(doubled[1].counter_atomics == 2 * at_cap[1].counter_atomics);
+  CHECK(doubled[5].ticket_atomics == (2 * kMaxCountedElements + 3071) / 3072);  // counted from n, not sampled
+  std::uint64_t huge = 0;
+  stage_costs(plan, std::uint64_t{1} << 40, 1, stages, huge);
+  CHECK(static_cast<double>(huge) == doctest::Approx(0.5 * std::ldexp(1.0, 40)).epsilon(0.001));
+  CHECK(analyze(plan, kMaxCountedElements, 1, stages).find("estimated") == std::string::npos);
+  CHECK(analyze(plan, kMaxCountedElements + 1, 1, stages).find("estimated: counted on the first 2^26") !=
+        std::string::npos);
+}
+
+namespace {
+
+/// Parses @p arguments as main does, with @p flags_seen set to what the probe read. Returns the
+/// exit code parse() gave, or -1 to go on.
+int parse_like_main(const std::vector<std::string>& arguments, bool* flags_seen = nullptr) {
+  std::vector<const char*> argv = {"chapter_06_compaction"};
+  for (const std::string& argument : arguments) argv.push_back(argument.c_str());
+  const bool flags = flags_in_arguments(static_cast<int>(argv.size()), argv.data());
+  if (flags_seen != nullptr) *flags_seen = flags;
+  ChapterCli cli(chapter_info(), analyzed_stages());
+  ChapterOptions options;
+  add_chapter_options(cli, options);
+  if (auto code = cli.parse(arguments)) return *code;
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("options: the probe reads --flags as the parse does, and options that do nothing are refused") {
+  bool flags = false;
+  CHECK(parse_like_main({"--flags", "--n", "100"}, &flags) == -1);
+  CHECK(flags);
+  CHECK(parse_like_main({"--n", "100"}, &flags) == -1);
+  CHECK_FALSE(flags);
+  CHECK(parse_like_main({"--selectivity", "--flags"}, &flags) == 2);  // --flags is the value: refused
+  CHECK_FALSE(flags);
+  CHECK(parse_like_main({"--flags", "--first-poll-ns", "100", "--stage", "6"}, &flags) == -1);
+  CHECK(flags);  // the probe, which has no table, refuses nothing that needs one
+  CHECK(parse_like_main({"--first-poll-ns", "100", "--stage", "6"}) == -1);
+  CHECK(parse_like_main({"--first-poll-ns", "100", "--stage", "1", "--stage", "tuned"}) == -1);
+  CHECK(parse_like_main({"--ticket-first", "--stage", "7"}) == -1);
+  CHECK(parse_like_main({"--analyze", "--n", "1000", "--seed", "2", "--flags", "--payload"}) == -1);
+  for (const std::vector<std::string>& bad :
+       std::vector<std::vector<std::string>>{{"--first-poll-ns", "100", "--stage", "5"},
+                                             {"--first-poll-ns", "100", "--stage", "lib"},
+                                             {"--ticket-first", "--stage", "6"},
+                                             {"--ticket-first", "--stage", "single-pass", "--stage", "cpu"},
+                                             {"--analyze", "--type", "float32"},
+                                             {"--analyze", "--first-poll-ns", "100"},
+                                             {"--analyze", "--ticket-first"},
+                                             {"--analyze", "--reps", "3"},
+                                             {"--analyze", "--device", "0"},
+                                             {"--analyze", "--compact"},
+                                             {"--analyze", "--warm-cache"},
+                                             {"--type", ""},
+                                             {"--pattern", ""},
+                                             {"--selectivity", ""}}) {
+    CAPTURE(bad);
+    CHECK(parse_like_main(bad) == 2);
+  }
+}
+
+TEST_CASE("memory: what a run holds on the host, before anything is allocated") {
+  Plan plan;  // 50 %, keys only: 5 bytes of input, 2 x 2 x 4 of reference, 4 downloaded, 3 x 8 sorted per kept
+  CHECK(host_bytes(plan, 1000) == doctest::Approx(1000.0 * 5 + 500.0 * 16 + 1000.0 * 4 + 500.0 * 24));
+  plan.payload = true;
+  plan.selectivity = 1.0;
+  CHECK(host_bytes(plan, 1000) == doctest::Approx(1000.0 * 9 + 1000.0 * 32 + 1000.0 * 8 + 1000.0 * 24));
+}

@@ -10,11 +10,13 @@
 #include <cstdint>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "analysis.hpp"
 #include "inputs.hpp"
 #include "options.hpp"
+#include "sizes.hpp"
 
 using namespace stepwise;
 using namespace stepwise::divergence;
@@ -298,4 +300,105 @@ TEST_CASE("--analyze reports the paths, the warps and each stage, by hand for a 
   CHECK(mixed.find("divergent warps: 64 of 64") != std::string::npos);
   CHECK(mixed.find("1  divergent                   2,560") != std::string::npos);  // 64 warps x (10 + 30)
   CHECK(mixed.find("2  branch-light                1,920") != std::string::npos);  // 64 warps x 30
+}
+
+TEST_CASE("--analyze looks at the first 2^26 elements at most, and says so") {
+  Plan plan;
+  plan.rounds = {64, 128, 256, 512};
+  CHECK(analyze(plan, 1000, 1).find("analyzed: the first") == std::string::npos);
+  const std::string sampled = analyze(plan, kMaxAnalyzedElements + 1, 1);
+  CHECK(sampled.find("n = 2^26+1") != std::string::npos);
+  CHECK(sampled.find("analyzed: the first 2^26 elements") != std::string::npos);
+  CHECK(sampled.find(" of " + format_grouped(static_cast<std::int64_t>(kMaxAnalyzedElements / 32)) + " (") !=
+        std::string::npos);  // the warps it counted: 2^21
+  Plan mutation;
+  mutation.workload = WorkloadKind::mutation;
+  CHECK(analysis_host_bytes(mutation, std::uint64_t{1} << 32) == analysis_host_bytes(mutation, kMaxAnalyzedElements));
+}
+
+namespace {
+
+/// Parses @p arguments as main does: the workload's table read first, the tables for --stage's
+/// message. Returns the exit code parse() gave, or -1 to go on; @p listed gets the table's workload.
+int parse_like_main(const std::vector<std::string>& arguments, WorkloadKind* listed = nullptr) {
+  std::vector<const char*> argv = {"chapter_07_divergence"};
+  for (const std::string& argument : arguments) argv.push_back(argument.c_str());
+  const WorkloadKind workload = workload_in_arguments(static_cast<int>(argv.size()), argv.data());
+  if (listed != nullptr) *listed = workload;
+  const auto stage = [](int number, const char* name) {
+    StageInfo info;
+    info.number = number;
+    info.name = name;
+    return info;
+  };
+  const std::vector<StageInfo> synthetic = {stage(1, "divergent"), stage(5, "partial"), stage(8, "controlled")};
+  std::vector<StageInfo> mutation = synthetic;
+  mutation.push_back(stage(6, "pipelined-cpu"));
+  mutation.push_back(stage(9, "pipelined-lean"));
+  const WorkloadTables tables{synthetic, mutation};
+  ChapterCli cli(chapter_info(), workload == WorkloadKind::mutation ? mutation : synthetic);
+  ChapterOptions options;
+  add_chapter_options(cli, options, &tables);
+  if (auto code = cli.parse(arguments)) return *code;
+  make_plan(cli, options, cli.options().n);
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("the table is the workload's, --workload=mutation or --workload mutation alike") {
+  WorkloadKind listed = WorkloadKind::synthetic;
+  CHECK(parse_like_main({"--workload=mutation", "--stage", "9"}, &listed) == -1);
+  CHECK(listed == WorkloadKind::mutation);
+  CHECK(parse_like_main({"--workload", "mutation", "--stage", "6", "--stage", "pipelined-lean"}, &listed) == -1);
+  CHECK(listed == WorkloadKind::mutation);
+  CHECK(parse_like_main({"--n", "100", "--workload=synthetic", "--stage", "8"}, &listed) == -1);
+  CHECK(listed == WorkloadKind::synthetic);
+  CHECK(parse_like_main({"--stage", "5"}, &listed) == -1);
+  CHECK(listed == WorkloadKind::synthetic);
+  // A command line that does not parse lists the synthetic table; the parse says why.
+  CHECK(parse_like_main({"--workload=mutation", "--bogus"}, &listed) == 2);
+  CHECK(listed == WorkloadKind::synthetic);
+  // The mutation table's own stages, asked for without it, are named as such (exit 2).
+  for (const char* stage : {"6", "9", "pipelined-cpu", "PIPELINED-LEAN"}) {
+    CAPTURE(stage);
+    CHECK(parse_like_main({"--stage", stage}) == 2);
+    CHECK(parse_like_main({"--workload=synthetic", "--stage", stage}) == 2);
+  }
+  CHECK(parse_like_main({"--stage", "7"}) == 2);  // in neither table here: unknown
+}
+
+TEST_CASE("--analyze refuses the common options it does not read, and --steps") {
+  CHECK(parse_like_main(
+            {"--analyze", "--n", "1000", "--seed", "3", "--workload", "mutation", "--mutation-rate", "5%"}) == -1);
+  for (const std::vector<std::string>& idle : std::vector<std::vector<std::string>>{{"--reps", "3"},
+                                                                                    {"--warmup", "1"},
+                                                                                    {"--device", "0"},
+                                                                                    {"--compact"},
+                                                                                    {"--warm-cache"},
+                                                                                    {"--flush", "write"},
+                                                                                    {"--format", "json"},
+                                                                                    {"--output", "x.json"},
+                                                                                    {"--stage", "1"},
+                                                                                    {"--sweep"},
+                                                                                    {"--steps", "2"}}) {
+    std::vector<std::string> arguments = {"--analyze", "--workload", "mutation"};
+    arguments.insert(arguments.end(), idle.begin(), idle.end());
+    CAPTURE(idle.front());
+    CHECK(parse_like_main(arguments) == 2);
+  }
+  for (const char* option : {"--workload", "--costs", "--divergence", "--mutation-rate"}) {
+    CAPTURE(option);
+    CHECK(parse_like_main({option, ""}) == 2);
+  }
+}
+
+TEST_CASE("memory: what a run holds on the host and the device, before anything is allocated") {
+  Plan synthetic;
+  CHECK(host_bytes(synthetic, 1000) == doctest::Approx(5.0 * 4 * 1000));
+  CHECK(device_bytes(synthetic, 1000) == doctest::Approx((5.0 * 4 + 21) * 1000));
+  Plan mutation;
+  mutation.workload = WorkloadKind::mutation;
+  CHECK(host_bytes(mutation, 1000) == doctest::Approx((5.0 * 16 + 8) * 1000));
+  CHECK(device_bytes(mutation, 1000) == doctest::Approx((5.0 * 16 + 21) * 1000));
 }
