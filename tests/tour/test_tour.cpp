@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -344,8 +345,17 @@ TEST_CASE("without a GPU the tour stops at once with 77 and --analyze-without-gp
 TEST_CASE("tour --help says what the modes do and that --reports is created and the exit codes") {
   const ProcessResult result = tour({"--help"});
   CHECK(result.exit_code == 0);
+  // The help's words, with the line breaks newer CLI11 releases put in long texts as blanks.
+  std::string text;
+  for (std::size_t i = 0; i < result.out.size(); ++i) {
+    const bool blank = std::isspace(static_cast<unsigned char>(result.out[i])) != 0;
+    if (!blank)
+      text += result.out[i];
+    else if (!text.empty() && text.back() != ' ')
+      text += ' ';
+  }
   for (const std::string words : {"--sizes", "--dry-run", "created if it does not exist", "--analyze-without-gpu",
                                   "A mode (--analyze, --latency, --surface) runs only the chapters that have it",
                                   "77 without a GPU", "at most 2^40"})
-    CHECK_MESSAGE(result.out.find(words) != std::string::npos, words);
+    CHECK_MESSAGE(text.find(words) != std::string::npos, words);
 }
