@@ -7,6 +7,10 @@
 
 namespace stepwise {
 
+/// The most elements any chapter's `--n` accepts (2^40): larger counts are refused up front, by the chapters and by
+/// the tour's `--sizes`.
+inline constexpr std::uint64_t kMaxElements = std::uint64_t{1} << 40;
+
 /// Parses an element count. Accepted forms:
 /// - a plain decimal integer: `1000000`;
 /// - with a decimal suffix K, M, G (10^3, 10^6, 10^9): `1M`, `2.5K` is rejected (integers only);

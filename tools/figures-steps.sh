@@ -1,11 +1,15 @@
 # The steps of a chapter's GPU round, sourced by chapters/NN_name/figures/regenerate.sh in its gpu mode:
-#   steps_begin          makes the folder $reports, writes the GPU's name and clocks to $reports/device.txt and starts
-#                        the summary with them
+#   steps_begin          exits with 77 (skipped) on a machine without a GPU; else makes the folder $reports, writes
+#                        the GPU's name and clocks to $reports/device.txt and starts the summary with them
 #   step NAME COMMAND... runs COMMAND with its output in $reports/NAME.log; its exit code and seconds join the summary
 #   steps_end            prints the summary and exits: 0 when every step passed, 1 otherwise
 # They share the variables reports (set by the caller), status and summary (which the caller may add lines to).
 
 steps_begin() {
+  if ! nvidia-smi -L > /dev/null 2>&1; then
+    echo "$0: skipped: no GPU here (nvidia-smi finds none)" >&2
+    exit 77
+  fi
   status=0
   summary=()
   mkdir -p "$reports"

@@ -9,6 +9,7 @@
 #                                              just the tests and chapters whose names match it
 #   tools/gpu-round.sh tour [log-dir] [args]   on the GPU machine: the tour (every chapter's default table) with args
 #
+# tests and tour exit with 77 (skipped) at once on a machine without a GPU.
 # The CTest files name the build machine's paths; `tests` rewrites them to where the copy lies.
 # Full logs go to log-dir (default gpu-round-logs); a short summary is printed last.
 set -uo pipefail
@@ -33,6 +34,15 @@ case "$mode" in
     exit 2
     ;;
 esac
+
+if ! nvidia-smi -L > /dev/null 2>&1; then
+  echo "$0 $mode: skipped: no GPU here (nvidia-smi finds none); run it on the GPU machine" >&2
+  exit 77
+fi
+if [ ! -d "$here/build-gpu" ]; then
+  echo "$0 $mode: no build-gpu/ here: run \`tools/gpu-round.sh pack\` on the build machine and copy build-gpu/ here" >&2
+  exit 2
+fi
 
 logs=${2:-gpu-round-logs}
 mkdir -p "$logs"

@@ -5,29 +5,38 @@
 // `--type float32` goes to the chapters with a --type and skips chapter 00). An option given
 // to several chapters whose value one of them refuses (chapter 03's keys are int32 or int64,
 // not float32) is dropped for that chapter alone, with a note; an option no chapter has, or a
-// value that no chapter takes, stops the tour with exit code 2 before any chapter runs. --format and --output are the
-// tour's own: they apply to the summary. With --sizes, every chapter runs once per size, and --reports keeps each run's
-// JSON report (tools/plot time-vs-n draws them).
+// value that no chapter takes, stops the tour with exit code 2 before any chapter runs. Every
+// chapter's command is checked (`--check-options`, at every size) before the first one runs.
+// --format and --output are the tour's own: they apply to the summary. With --sizes, every
+// chapter runs once per size, and --reports keeps each run's JSON report (tools/plot
+// time-vs-n draws them).
 //
-// Exit code: 0 when every chapter passed, 77 when there is no GPU, 2 for bad options, else 1.
+// A mode (--analyze, --latency, --surface) changes what a chapter prints rather than how it
+// times its stages: the tour then runs only the chapters that have it, each printing its own
+// output, with no summary.
+//
+// Exit code: 0 when every chapter passed, 77 when there is no GPU (with --analyze-without-gpu:
+// the analyses instead, and their exit code), 2 for bad options, else 1.
 #include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "chapters.hpp"  // generated: kChapterExecutables
+#include "chapters.hpp"  // generated: kChapterExecutables, kExtraChapterExecutables
 #include "cli.hpp"
 #include "report.hpp"
 #include "sizes.hpp"
@@ -41,6 +50,19 @@ using stepwise::shell_quote;
 struct TourUsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+/// The chapter options that change what a chapter prints (an analysis, a latency, a surface)
+/// rather than how it times its stages. The tour runs a mode on the chapters that have it.
+const std::vector<std::string>& modes() {
+  static const std::vector<std::string> names = {"--analyze", "--latency", "--surface"};
+  return names;
+}
+
+/// The tour's own flags: they take no value.
+const std::vector<std::string>& tour_flags() {
+  static const std::vector<std::string> names = {"--dry-run", "--analyze-without-gpu"};
+  return names;
+}
 
 std::string own_directory() {
   std::vector<char> path(4096);
@@ -70,7 +92,8 @@ int run_command(const std::string& command) {
 /// A chapter executable and the options it accepts (name -> takes a value).
 struct Chapter {
   std::string path;
-  std::string name;  ///< chapter_01_reduction
+  std::string name;      ///< chapter_01_reduction
+  std::string named_as;  ///< what --chapter said (`01`), empty for the chapters the tour runs by default
   std::map<std::string, bool> options;
   std::vector<std::string> arguments;            ///< the pass-through arguments it accepts
   std::vector<std::vector<std::string>> groups;  ///< the same, one option with its value per entry
@@ -95,6 +118,31 @@ Chapter load_chapter(const std::string& path) {
   return chapter;
 }
 
+/// The executable @p wanted names, in @p directory (the tour's own): a chapter by number (`01`),
+/// folder name (`01_reduction`), executable name (`chapter_01_reduction`), or a path to one of
+/// this project's chapter executables. Anything else is refused.
+std::string resolve_chapter(const std::string& wanted, const std::string& directory) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> known(std::begin(kChapterExecutables), std::end(kChapterExecutables));
+  known.insert(known.end(), std::begin(kExtraChapterExecutables), std::end(kExtraChapterExecutables));
+  const bool is_path = wanted.find('/') != std::string::npos;
+  std::error_code error;
+  const fs::path wanted_file = is_path ? fs::weakly_canonical(wanted, error) : fs::path();
+  for (const std::string& name : known) {
+    if (name.empty()) continue;  // the generated list's end
+    const std::string path = directory + "/" + name;
+    std::error_code path_error;
+    const bool matches =
+        is_path ? !error && wanted_file == fs::weakly_canonical(path, path_error) && !path_error
+                : name == wanted || name == "chapter_" + wanted || name.rfind("chapter_" + wanted + "_", 0) == 0;
+    if (matches) return path;
+  }
+  if (is_path) throw TourUsageError("--chapter " + wanted + ": not one of this project's chapter executables");
+  std::string names;
+  for (const char* executable : kChapterExecutables) names += (names.empty() ? "" : ", ") + std::string(executable);
+  throw TourUsageError("--chapter " + wanted + ": no such chapter (the chapters: " + names + ")");
+}
+
 /// The options of the tour itself.
 struct TourOptions {
   std::string format_text = "table";
@@ -104,11 +152,16 @@ struct TourOptions {
   std::string sizes;
   std::string reports;
   bool dry_run = false;
+  bool analyze_without_gpu = false;
   std::vector<std::string> passed;  ///< everything else, for the chapters
 };
 
+/// The option name of a pass-through argument: `--reps` for `--reps=10`.
+std::string option_name(const std::string& argument) { return argument.substr(0, argument.find('=')); }
+
 /// Splits the pass-through arguments into options (with their values) and gives each
-/// chapter the ones it accepts. @throws TourUsageError for an option no chapter has.
+/// chapter the ones it accepts. @throws TourUsageError for an option no chapter has, and for a
+/// flag given a value.
 void distribute(const std::vector<std::string>& passed, std::vector<Chapter>& chapters) {
   static const std::vector<std::string> kReserved = {"--format",       "--output",        "--list",
                                                      "--list-options", "--check-options", "--help"};
@@ -116,7 +169,7 @@ void distribute(const std::vector<std::string>& passed, std::vector<Chapter>& ch
     const std::string& argument = passed[i];
     if (argument.rfind("--", 0) != 0) throw TourUsageError("unexpected argument '" + argument + "' (see --help)");
     const std::size_t equals = argument.find('=');
-    const std::string name = argument.substr(0, equals);
+    const std::string name = option_name(argument);
     for (const std::string& reserved : kReserved)
       if (name == reserved) throw TourUsageError(name + " cannot be passed to the chapters by the tour (see --help)");
     bool known = false;
@@ -128,6 +181,7 @@ void distribute(const std::vector<std::string>& passed, std::vector<Chapter>& ch
       takes_value = found->second;
     }
     if (!known) throw TourUsageError("no chapter has the option " + name + " (see --help)");
+    if (!takes_value && equals != std::string::npos) throw TourUsageError(name + " is a flag: it takes no value");
     std::vector<std::string> option = {argument};
     if (takes_value && equals == std::string::npos) {
       if (i + 1 == passed.size()) throw TourUsageError(name + " needs a value");
@@ -145,25 +199,37 @@ std::string join_quoted(const std::vector<std::string>& arguments) {
   return text;
 }
 
+/// A count of --sizes, refused above what any chapter accepts.
+std::uint64_t parse_size(const std::string& text) {
+  const std::uint64_t n = stepwise::parse_count(text);
+  if (n > stepwise::kMaxElements)
+    throw std::invalid_argument(text + " is above 2^40, the most elements a chapter accepts");
+  return n;
+}
+
 /// The element counts of --sizes: `2^16..2^20` (every power of two between), or a comma list.
+/// An empty @p text (no --sizes) is one run at each chapter's default size.
 std::vector<std::string> parse_sizes(const std::string& text) {
   if (text.empty()) return {""};
   std::vector<std::string> sizes;
   const std::size_t dots = text.find("..");
   try {
     if (dots != std::string::npos) {
-      const std::uint64_t from = stepwise::parse_count(text.substr(0, dots));
-      const std::uint64_t to = stepwise::parse_count(text.substr(dots + 2));
-      if (from == 0 || (from & (from - 1)) != 0 || (to & (to - 1)) != 0 || to < from)
+      const std::uint64_t from = parse_size(text.substr(0, dots));
+      const std::uint64_t to = parse_size(text.substr(dots + 2));
+      if (from == 0 || (from & (from - 1)) != 0 || to == 0 || (to & (to - 1)) != 0 || to < from)
         throw std::invalid_argument("a range goes from a power of two up to a power of two, e.g. 2^16..2^28");
-      for (std::uint64_t n = from; n <= to; n *= 2) sizes.push_back(stepwise::format_count(n));
+      for (std::uint64_t n = from;; n *= 2) {
+        sizes.push_back(stepwise::format_count(n));
+        if (n == to) break;  // to <= 2^40: the doubling never overflows
+      }
     } else {
       std::istringstream list(text);
-      for (std::string size; std::getline(list, size, ',');)
-        sizes.push_back(stepwise::format_count(stepwise::parse_count(size)));
+      for (std::string size; std::getline(list, size, ',');) sizes.push_back(stepwise::format_count(parse_size(size)));
+      if (text.back() == ',') throw std::invalid_argument("an empty size after the last comma");
     }
   } catch (const std::invalid_argument& error) {
-    throw TourUsageError(std::string("--sizes: ") + error.what());
+    throw TourUsageError("--sizes " + text + ": " + error.what());
   }
   return sizes;
 }
@@ -279,12 +345,34 @@ std::string render_summary(const std::vector<Run>& runs, stepwise::Format format
   return out.str();
 }
 
-/// Runs `chapter --check-options` with its arguments; false with the chapter's first error line.
-bool check_options(const Chapter& chapter, const std::string& size, std::string& error) {
-  const std::string check = shell_quote(chapter.path) + " --check-options" + join_quoted(chapter.arguments) +
-                            (size.empty() ? "" : " --n " + shell_quote(size)) + " 2>&1 >/dev/null";
-  error.clear();
-  return capture(check, error) == 0;
+/// How the tour runs a chapter: the mode (if any), the reports' folder, whether to write reports.
+struct RunPlan {
+  bool mode = false;        ///< a mode: no JSON report, no summary
+  std::string report_root;  ///< the folder of the JSON reports
+};
+
+/// The report file of one chapter run.
+std::string report_path(const RunPlan& plan, const Chapter& chapter, const std::string& size) {
+  return plan.report_root + "/" + chapter.name + (size.empty() ? "" : "-n" + size) + ".json";
+}
+
+/// The arguments of one chapter run, after the executable.
+std::string run_arguments(const RunPlan& plan, const Chapter& chapter, const std::string& size) {
+  return join_quoted(chapter.arguments) + (size.empty() ? "" : " --n " + shell_quote(size)) +
+         (plan.mode ? "" : " --format json --output " + shell_quote(report_path(plan, chapter, size)));
+}
+
+/// Runs `chapter --check-options` with the arguments of its run at every size; false with the
+/// chapter's first error line.
+bool check_options(const RunPlan& plan, const Chapter& chapter, const std::vector<std::string>& sizes,
+                   std::string& error) {
+  for (const std::string& size : sizes) {
+    const std::string check =
+        shell_quote(chapter.path) + " --check-options" + run_arguments(plan, chapter, size) + " 2>&1 >/dev/null";
+    error.clear();
+    if (capture(check, error) != 0) return false;
+  }
+  return true;
 }
 
 /// The message of a chapter's error, without the chapter's own name in front.
@@ -294,6 +382,79 @@ std::string first_error(const std::string& error) {
   return marker == std::string::npos ? line : line.substr(marker + 9);
 }
 
+/// A CLI11 check that refuses an empty value.
+CLI::Validator non_empty() {
+  return CLI::Validator([](const std::string& value) { return value.empty() ? std::string("an empty value") : ""; },
+                        "");
+}
+
+/// The modes among the pass-through arguments.
+std::vector<std::string> modes_given(const std::vector<std::string>& passed) {
+  std::vector<std::string> given;
+  for (const std::string& argument : passed) {
+    const std::string name = option_name(argument);
+    if (std::find(modes().begin(), modes().end(), name) != modes().end() &&
+        std::find(given.begin(), given.end(), name) == given.end())
+      given.push_back(name);
+  }
+  return given;
+}
+
+/// Keeps the chapters that have every mode given. Chapters named with --chapter must have them.
+void select_mode_chapters(const std::vector<std::string>& given, bool named, std::vector<Chapter>& chapters) {
+  std::vector<Chapter> selected;
+  for (const Chapter& chapter : chapters) {
+    bool has_all = true;
+    for (const std::string& mode : given) {
+      if (chapter.options.count(mode) != 0) continue;
+      if (named) throw TourUsageError("--chapter " + chapter.named_as + ": " + chapter.name + " has no " + mode);
+      has_all = false;
+    }
+    if (has_all) selected.push_back(chapter);
+  }
+  if (selected.empty()) {
+    std::string names;
+    for (const std::string& mode : given) names += (names.empty() ? "" : " and ") + mode;
+    throw TourUsageError("no chapter has " + names);
+  }
+  chapters = selected;
+}
+
+/// Creates the folder of --reports (and its parents) when it does not exist.
+void create_reports_folder(const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::exists(folder, error)) {
+    if (!fs::is_directory(folder, error)) throw TourUsageError("--reports " + folder + ": not a directory");
+    if (access(folder.c_str(), W_OK) != 0) throw TourUsageError("--reports " + folder + ": not writable");
+    return;
+  }
+  fs::create_directories(folder, error);
+  if (error) throw TourUsageError("--reports " + folder + ": cannot create it: " + error.message());
+}
+
+/// Without a GPU, with --analyze-without-gpu: one line saying so, then the analysis of every
+/// chapter given that has --analyze, at its default size. The exit code of the analyses, or 77
+/// when none of the chapters has one.
+int analyze_instead(const std::vector<Chapter>& chapters) {
+  std::vector<const Chapter*> analyzed;
+  for (const Chapter& chapter : chapters)
+    if (chapter.options.count("--analyze") != 0) analyzed.push_back(&chapter);
+  if (analyzed.empty()) {
+    std::fprintf(stderr, "tour: skipped: no CUDA-capable GPU found, and no chapter here has --analyze\n");
+    return stepwise::kExitNoDevice;
+  }
+  std::cout << "\ntour: no CUDA-capable GPU here, so no timings; instead, what each stage will do (each chapter's "
+               "--analyze at its default size, which needs no GPU):\n";
+  int failed = 0;
+  for (const Chapter* chapter : analyzed) {
+    std::cout << "\n== " << chapter->name << " --analyze ==\n";
+    if (run_command(shell_quote(chapter->path) + " --analyze") != 0) ++failed;
+  }
+  std::cout << "\ntour: the analyses above need no GPU; the timed tables and the summary need a CUDA-capable GPU.\n";
+  return failed == 0 ? stepwise::kExitOk : stepwise::kExitFailed;
+}
+
 int tour(int argc, char** argv) {
   TourOptions options;
   CLI::App app("stepwise tour: every chapter with the given options, then a one-screen summary");
@@ -301,29 +462,52 @@ int tour(int argc, char** argv) {
   app.add_option("--format", options.format_text, "Format of the summary: table, markdown, csv or json")
       ->capture_default_str()
       ->check(CLI::IsMember({"table", "markdown", "csv", "json"}));
-  app.add_option("--output", options.output, "Also write the summary, in --format, to this file");
+  app.add_option("--output", options.output, "Also write the summary, in --format, to this file")->check(non_empty());
   app.add_option("--chapter", options.chapters,
-                 "Run only this chapter (repeatable): 01, 01_reduction, chapter_01_reduction, or a path to a chapter "
-                 "executable");
+                 "Run only this chapter (repeatable): 01, 01_reduction, chapter_01_reduction, or a path to one of "
+                 "this project's chapter executables")
+      ->check(non_empty());
   app.add_option("--sizes", options.sizes,
-                 "Run every chapter once per size: 2^16..2^28 (each power of two between) or a comma list");
-  app.add_option("--reports", options.reports, "Keep each run's JSON report in this directory");
-  app.add_flag("--dry-run", options.dry_run, "Print the command of every chapter run, and run nothing")
-      ->disable_flag_override();
+                 "Run every chapter once per size: 2^16..2^28 (each power of two between) or a comma list; at most "
+                 "2^40")
+      ->check(non_empty());
+  app.add_option("--reports", options.reports,
+                 "Keep each run's JSON report in this folder (created if it does not exist)")
+      ->check(non_empty());
+  app.add_flag("--dry-run", options.dry_run,
+               "Check every chapter's options, print the command of every chapter run, "
+               "and run nothing");
+  app.add_flag("--analyze-without-gpu", options.analyze_without_gpu,
+               "Without a GPU, say that the timings need one and print each chapter's --analyze instead (exit 0 "
+               "when they pass; what `cmake --workflow --preset tour` does)");
   app.footer(
       "Every other option is passed to the chapters that have it (see a chapter's --help): e.g. --reps 10, "
-      "--warm-cache, --type float32, --sweep.\nExit code: 0 when every chapter passed, 77 without a GPU, 2 for bad "
-      "options, else 1.");
+      "--warm-cache, --type float32, --sweep. A mode (--analyze, --latency, --surface) runs only the chapters that "
+      "have it, each printing its own output: no summary, no reports.\nExit code: 0 when every chapter passed, 77 "
+      "without a GPU (the tour stops at the first chapter that finds none), 2 for bad options (checked before any "
+      "chapter runs), else 1.");
+  for (int i = 1; i < argc; ++i)
+    for (const std::string& flag : tour_flags())
+      if (std::string(argv[i]).rfind(flag + "=", 0) == 0) throw TourUsageError(flag + " is a flag: it takes no value");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
-    return 0;
+    return stepwise::kExitOk;
   } catch (const CLI::ParseError& error) {
     throw TourUsageError(std::string(error.what()) + " (see --help)");
   }
   options.passed = app.remaining();
   options.format = stepwise::parse_format(options.format_text);
+  const std::vector<std::string> given_modes = modes_given(options.passed);
+  if (!given_modes.empty()) {
+    for (const char* summary_option : {"--format", "--output", "--reports"})
+      if (app.count(summary_option) != 0)
+        throw TourUsageError(std::string(summary_option) + " does nothing with " + given_modes.front() +
+                             ": a mode prints each chapter's own output, with no summary and no reports");
+    if (options.analyze_without_gpu && given_modes.front() == "--analyze")
+      throw TourUsageError("--analyze-without-gpu does nothing with --analyze, which needs no GPU");
+  }
   if (!options.output.empty()) {
     try {
       stepwise::require_writable(options.output, "--output");
@@ -331,8 +515,6 @@ int tour(int argc, char** argv) {
       throw TourUsageError(error.what());
     }
   }
-  if (!options.reports.empty() && !std::filesystem::is_directory(options.reports))
-    throw TourUsageError("--reports " + options.reports + ": not a directory");
   const std::vector<std::string> sizes = parse_sizes(options.sizes);
 
   const std::string directory = own_directory();
@@ -341,35 +523,35 @@ int tour(int argc, char** argv) {
     for (const char* executable : kChapterExecutables) chapters.push_back(load_chapter(directory + "/" + executable));
   } else {
     for (const std::string& wanted : options.chapters) {
-      std::string path = wanted;
-      if (wanted.find('/') == std::string::npos) {
-        path.clear();
-        for (const char* executable : kChapterExecutables) {
-          const std::string name = executable;
-          if (name == wanted || name == "chapter_" + wanted || name.rfind("chapter_" + wanted + "_", 0) == 0)
-            path = directory + "/" + name;
-        }
-        if (path.empty()) throw TourUsageError("--chapter " + wanted + ": no such chapter");
-      }
-      chapters.push_back(load_chapter(path));
+      chapters.push_back(load_chapter(resolve_chapter(wanted, directory)));
+      chapters.back().named_as = wanted;
     }
   }
+  if (!given_modes.empty()) select_mode_chapters(given_modes, !options.chapters.empty(), chapters);
   distribute(options.passed, chapters);
+  if (!options.sizes.empty())
+    for (const Chapter& chapter : chapters)
+      for (const std::string& argument : chapter.arguments)
+        if (option_name(argument) == "--n") throw TourUsageError("--n and --sizes exclude each other");
+
+  RunPlan plan;
+  plan.mode = !given_modes.empty();
+  plan.report_root = options.reports.empty() ? directory : options.reports;
+  if (!options.reports.empty()) create_reports_folder(options.reports);
+
   // A value one chapter refuses, of an option that other chapters take too, is dropped for that
   // chapter alone; the notes are printed once every chapter has been checked.
   const std::vector<Chapter> given = chapters;
   std::vector<std::pair<std::vector<std::string>, std::string>> refused;  ///< the option, the first refusal
   std::vector<std::string> notes;
   for (Chapter& chapter : chapters) {
-    if (!options.sizes.empty() && chapter.options.count("--n") != 0)
-      for (const std::string& argument : chapter.arguments)
-        if (argument == "--n" || argument.rfind("--n=", 0) == 0)
-          throw TourUsageError("--n and --sizes exclude each other");
     std::string error;
-    if (check_options(chapter, sizes.front(), error)) continue;
+    if (check_options(plan, chapter, sizes, error)) continue;
     bool dropped = false;
     for (std::size_t g = 0; g < chapter.groups.size() && !dropped; ++g) {
       const std::vector<std::string> group = chapter.groups[g];
+      if (std::find(given_modes.begin(), given_modes.end(), option_name(group.front())) != given_modes.end())
+        continue;  // a mode is never dropped: the chapters without it do not run
       int receivers = 0;
       for (const Chapter& other : given)
         for (const std::vector<std::string>& option : other.groups) receivers += option == group ? 1 : 0;
@@ -378,7 +560,7 @@ int tour(int argc, char** argv) {
       without.groups.erase(without.groups.begin() + static_cast<std::ptrdiff_t>(g));
       without.arguments = flatten(without.groups);
       std::string ignored;
-      if (!check_options(without, sizes.front(), ignored)) continue;
+      if (!check_options(plan, without, sizes, ignored)) continue;
       notes.push_back(chapter.name + ": " + first_error(error) + "; it runs without " + join_quoted(group).substr(1));
       refused.emplace_back(group, chapter.name + ": " + first_error(error));
       chapter = without;
@@ -397,59 +579,66 @@ int tour(int argc, char** argv) {
   // Chapters print their tables; when the summary is not a table, stdout holds the summary alone.
   const std::string redirect = options.format == stepwise::Format::table ? "" : " 1>&2";
   std::vector<Run> runs;
+  int completed = 0;
   int skipped = 0;
   int failed = 0;
   for (const std::string& size : sizes) {
     for (const Chapter& chapter : chapters) {
-      const std::string report_path = (options.reports.empty() ? directory : options.reports) + "/" + chapter.name +
-                                      (size.empty() ? "" : "-n" + size) + ".json";
-      const std::string command = shell_quote(chapter.path) + join_quoted(chapter.arguments) +
-                                  (size.empty() ? "" : " --n " + shell_quote(size)) + " --format json --output " +
-                                  shell_quote(report_path);
+      const std::string command = shell_quote(chapter.path) + run_arguments(plan, chapter, size);
       if (options.dry_run) {
         std::cout << command << "\n";
         continue;
       }
       std::cout << std::flush;
-      std::fprintf(options.format == stepwise::Format::table ? stdout : stderr, "\n== %s%s ==\n", chapter.name.c_str(),
-                   size.empty() ? "" : (" n=" + size).c_str());
-      std::remove(report_path.c_str());
+      std::string title = chapter.name;
+      for (const std::string& mode : given_modes) title += " " + mode;
+      if (!size.empty()) title += " n=" + size;
+      std::fprintf(options.format == stepwise::Format::table ? stdout : stderr, "\n== %s ==\n", title.c_str());
+      if (!plan.mode) std::remove(report_path(plan, chapter, size).c_str());
       Run run;
       run.chapter = chapter.name;
       run.size = size;
       run.exit_code = run_command(command + redirect);
-      if (run.exit_code == 77) {
+      if (run.exit_code == stepwise::kExitNoDevice && completed == 0) {
+        // No GPU on this machine: every other chapter would say the same.
+        if (options.analyze_without_gpu) return analyze_instead(chapters);
+        std::fprintf(stderr, "tour: skipped: no CUDA-capable GPU found (the timings need one)\n");
+        return stepwise::kExitNoDevice;
+      }
+      ++completed;
+      if (run.exit_code == stepwise::kExitNoDevice) {
         ++skipped;
         continue;
       }
       if (run.exit_code != 0) ++failed;
-      std::ifstream file(report_path);
+      if (plan.mode) continue;
+      std::ifstream file(report_path(plan, chapter, size));
       if (file) run.report = nlohmann::json::parse(file, nullptr, false);
       if (run.report.is_discarded()) run.report = nullptr;
       runs.push_back(run);
     }
   }
-  if (options.dry_run) return 0;
-  if (skipped > 0 && runs.empty()) {
-    std::fprintf(stderr, "tour: skipped: no CUDA-capable GPU found\n");
-    return 77;
+  if (options.dry_run) return stepwise::kExitOk;
+  if (!plan.mode) {
+    const std::string summary = render_summary(runs, options.format);
+    std::cout << summary << std::flush;
+    if (!options.output.empty()) stepwise::write_file_atomically(options.output, summary);
   }
-  const std::string summary = render_summary(runs, options.format);
-  std::cout << summary << std::flush;
-  if (!options.output.empty()) stepwise::write_file_atomically(options.output, summary);
-  return failed == 0 && skipped == 0 ? 0 : 1;
+  return failed == 0 && skipped == 0 ? stepwise::kExitOk : stepwise::kExitFailed;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  int exit_code = stepwise::kExitFailed;
   try {
-    return tour(argc, argv);
+    exit_code = tour(argc, argv);
   } catch (const TourUsageError& error) {
     std::fprintf(stderr, "tour: error: %s\n", error.what());
-    return 2;
+    exit_code = stepwise::kExitUsage;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "tour: error: %s\n", error.what());
-    return 1;
+    exit_code = stepwise::kExitFailed;
   }
+  return exit_code;
 }

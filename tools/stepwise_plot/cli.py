@@ -141,11 +141,19 @@ def _check_output(parser: argparse.ArgumentParser, path: str) -> None:
         parser.error(f"-o {path}: the figure's name must end in .svg or .png")
 
 
-def main(argv=None) -> int:
-    """Run tools/plot; returns the exit code (0, or 2 for bad arguments, input or a missing matplotlib)."""
+def parse_arguments(argv=None) -> argparse.Namespace:
+    """The arguments of a tools/plot command, checked as far as they can be without reading the reports (argparse
+    exits with status 2 and one message otherwise). Needs no matplotlib: the README test checks every documented
+    tools/plot command with it."""
     parser = build_parser()
     args = parser.parse_args(argv)
     _check_output(parser, args.output)
+    return args
+
+
+def main(argv=None) -> int:
+    """Run tools/plot; returns the exit code (0, or 2 for bad arguments, input or a missing matplotlib)."""
+    args = parse_arguments(argv)
     try:
         importlib.import_module("matplotlib")
     except ImportError:
