@@ -17,14 +17,12 @@ if(NOT TARGET nlohmann_json::nlohmann_json)
 endif()
 
 if(STEPWISE_BUILD_TESTS)
+  # Its test cases are registered with CTest by tests/support/discover_tests.cmake, not by
+  # doctest's own doctest_discover_tests (which splits a name at `;`).
   find_package(doctest 2.4 CONFIG QUIET)
   if(NOT TARGET doctest::doctest)
     message(STATUS "stepwise: doctest not installed, fetching v2.4.11")
     FetchContent_Declare(doctest GIT_REPOSITORY https://github.com/doctest/doctest.git GIT_TAG v2.4.11 GIT_SHALLOW TRUE)
     FetchContent_MakeAvailable(doctest)
-    list(APPEND CMAKE_MODULE_PATH "${doctest_SOURCE_DIR}/scripts/cmake")
-  else()
-    list(APPEND CMAKE_MODULE_PATH "${doctest_DIR}")
   endif()
-  include(doctest)  # doctest_discover_tests
 endif()

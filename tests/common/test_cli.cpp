@@ -152,7 +152,7 @@ TEST_CASE("--output accepts a writable path and refuses a directory") {
   CHECK(directory.parse({"--output", "."}) == std::optional<int>(2));
 }
 
-TEST_CASE("--check-options validates and stops; --list-options names every option") {
+TEST_CASE("--check-options validates and stops, and --list-options names every option") {
   ChapterCli good(test_chapter(), test_stages());
   CHECK(good.parse({"--check-options", "--n", "2^20"}) == std::optional<int>(0));
   ChapterCli bad(test_chapter(), test_stages());

@@ -1,0 +1,33 @@
+# cmake -DEXE=<case_names executable> -DMARKERS=<markers.txt> -P check_markers.cmake
+# Every test case of EXE appended its name to MARKERS when it ran. Passes when the file holds as
+# many lines as EXE has test cases and no line twice: each registered CTest test ran its own case,
+# and none ran another's.
+cmake_minimum_required(VERSION 3.24)
+execute_process(COMMAND "${EXE}" --count --no-version=true OUTPUT_VARIABLE listing RESULT_VARIABLE result)
+if(NOT result EQUAL 0 OR NOT listing MATCHES "passing the current filters: ([0-9]+)")
+  message(FATAL_ERROR "${EXE} --count: exit code ${result}\n${listing}")
+endif()
+set(cases ${CMAKE_MATCH_1})
+if(NOT EXISTS "${MARKERS}")
+  message(FATAL_ERROR "${MARKERS} does not exist: no test case of ${EXE} ran")
+endif()
+file(READ "${MARKERS}" rest)
+# Line by line without CMake's list splitting, which would cut the names at `;` and `[`.
+set(seen "\n")
+set(lines 0)
+while(NOT rest STREQUAL "")
+  string(FIND "${rest}" "\n" end)
+  string(SUBSTRING "${rest}" 0 ${end} name)
+  math(EXPR end "${end} + 1")
+  string(SUBSTRING "${rest}" ${end} -1 rest)
+  string(FIND "${seen}" "\n${name}\n" twice)
+  if(NOT twice EQUAL -1)
+    message(FATAL_ERROR "the test case '${name}' ran twice")
+  endif()
+  string(APPEND seen "${name}\n")
+  math(EXPR lines "${lines} + 1")
+endwhile()
+if(NOT lines EQUAL cases)
+  message(FATAL_ERROR "${lines} of the ${cases} test cases of ${EXE} ran; these did:${seen}")
+endif()
+message("each of the ${cases} test cases of ${EXE} ran once:${seen}")
