@@ -197,6 +197,22 @@ void write_by_rename(const OutputTarget& target, const std::string& text) {
   }
 }
 
+/// CLI11's message for @p error, the same with every CLI11 release: arguments nobody takes in the
+/// order they were typed (2.1 listed them backwards), and without the program's name in front
+/// (2.4 and later add it).
+std::string parse_error_text(const CLI::App& app, const CLI::ParseError& error) {
+  if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr) {
+    const std::vector<std::string> extras = app.remaining();
+    std::string text =
+        extras.size() == 1 ? "The following argument was not expected:" : "The following arguments were not expected:";
+    for (const std::string& extra : extras) text += " " + shell_quote(extra);
+    return text;
+  }
+  const std::string text = error.what();
+  const std::string prefix = app.get_name() + ": ";
+  return !app.get_name().empty() && text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : text;
+}
+
 }  // namespace
 
 void check_option_syntax(const CLI::App& app, const std::vector<std::string>& arguments) {
@@ -323,7 +339,7 @@ std::optional<int> ChapterCli::parse(int argc, const char* const* argv) {
     std::cout << app_.help();
     return finish_stdout(program, kExitOk);
   } catch (const CLI::ParseError& error) {
-    std::cerr << program << ": error: " << error.what() << " (see --help)\n";
+    std::cerr << program << ": error: " << parse_error_text(app_, error) << " (see --help)\n";
     return kExitUsage;
   } catch (const UsageError& error) {
     std::cerr << program << ": error: " << error.what() << "\n";

@@ -290,3 +290,14 @@ TEST_CASE("every option refuses an empty value, the common ones and the chapter'
   std::cerr.rdbuf(previous);
   CHECK(errors.str() == "stepwise: error: --output '': the value is empty\n");
 }
+
+TEST_CASE("arguments nobody takes are named in the order they were typed, with every CLI11 release") {
+  ChapterCli cli(test_chapter(), test_stages());
+  std::ostringstream errors;
+  std::streambuf* const previous = std::cerr.rdbuf(errors.rdbuf());
+  const auto code = cli.parse({"--type", "float32", "--n", "10", "a b"});
+  std::cerr.rdbuf(previous);
+  CHECK(code == std::optional<int>(2));
+  CHECK(errors.str() ==
+        "stepwise: error: The following arguments were not expected: --type float32 'a b' (see --help)\n");
+}
