@@ -1,5 +1,5 @@
 # cmake -DTEST_EXECUTABLE=<exe> -DTEST_PREFIX=<prefix> -DTEST_LABEL=cpu|gpu -DTEST_WORKING_DIR=<dir>
-#       [-DTEST_PROPERTIES=<name<SEP>value<SEP>...>] -DCTEST_FILE=<out.cmake> -P discover_tests.cmake
+#       -DCTEST_FILE=<out.cmake> -P discover_tests.cmake
 # Run after each build of a doctest executable (stepwise_add_tests): lists its test cases and writes
 # one CTest test per name, `<exe> --stepwise-case=<name>`, which case_guard.cpp runs as exactly that
 # case (or fails). Names are read line by line without CMake's list splitting, so `;`, `[`, `]` and
@@ -38,11 +38,6 @@ set(extra_properties "")
 if(TEST_LABEL STREQUAL "gpu")
   set(extra_properties " SKIP_RETURN_CODE 77")
 endif()
-string(REPLACE "<SEP>" ";" properties "${TEST_PROPERTIES}")
-foreach(word IN LISTS properties)
-  bracket("${word}" word)
-  string(APPEND extra_properties " ${word}")
-endforeach()
 
 set(script "")
 set(seen "\n")
