@@ -1,14 +1,17 @@
 #include "cli.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
+#include <system_error>
 #include <utility>
 
 #include "sizes.hpp"
@@ -76,35 +79,191 @@ std::string shell_quote(const std::string& argument) {
   return quoted + "'";
 }
 
-void require_writable(const std::string& path, const std::string& option) {
+namespace {
+
+/// Where write_file_atomically writes, and how.
+struct OutputTarget {
+  std::string path;       ///< the file itself, or the file a symbolic link finally points to
+  bool in_place = false;  ///< a character device or a FIFO: opened and written, never replaced
+  bool exists = false;    ///< a regular file that is there already
+  mode_t mode = 0;        ///< its permissions, kept when it is replaced
+};
+
+std::string system_error_text(int error) { return std::generic_category().message(error); }
+
+/// Classifies @p path for writing a report.
+/// @throws std::invalid_argument with the reason it cannot be written (without the path)
+OutputTarget resolve_output(const std::string& path) {
   namespace fs = std::filesystem;
-  std::error_code error;
-  const fs::path file(path);
-  if (fs::is_directory(file, error)) throw UsageError(option + " " + path + ": is a directory");
-  const fs::path parent = file.has_parent_path() ? file.parent_path() : fs::path(".");
-  if (!fs::is_directory(parent, error))
-    throw UsageError(option + " " + path + ": directory " + parent.string() + " does not exist");
-  if (access(parent.c_str(), W_OK) != 0)
-    throw UsageError(option + " " + path + ": directory " + parent.string() + " is not writable");
-  if (fs::exists(file, error) && access(file.c_str(), W_OK) != 0)
-    throw UsageError(option + " " + path + ": the file exists and is not writable");
+  if (path.empty()) throw std::invalid_argument("the value is empty");
+  struct stat link_status {};
+  if (::lstat(path.c_str(), &link_status) != 0) {
+    if (errno != ENOENT) throw std::invalid_argument(system_error_text(errno));
+    const fs::path file(path);
+    const fs::path parent = file.has_parent_path() ? file.parent_path() : fs::path(".");
+    std::error_code error;
+    if (!fs::is_directory(parent, error))
+      throw std::invalid_argument("directory " + parent.string() + " does not exist");
+    if (::access(parent.c_str(), W_OK) != 0)
+      throw std::invalid_argument("directory " + parent.string() + " is not writable");
+    return {path, false, false, 0};
+  }
+  std::string target = path;
+  struct stat status = link_status;
+  if (S_ISLNK(link_status.st_mode)) {
+    if (::stat(path.c_str(), &status) != 0) {
+      if (errno == ENOENT) throw std::invalid_argument("is a dangling symbolic link");
+      if (errno == ELOOP) throw std::invalid_argument("is a loop of symbolic links");
+      throw std::invalid_argument(system_error_text(errno));
+    }
+    std::error_code error;
+    target = fs::canonical(path, error).string();
+    if (error) throw std::invalid_argument(error.message());
+  }
+  if (S_ISDIR(status.st_mode)) throw std::invalid_argument("is a directory");
+  if (S_ISCHR(status.st_mode) || S_ISFIFO(status.st_mode)) {
+    if (::access(target.c_str(), W_OK) != 0) throw std::invalid_argument("is not writable");
+    return {target, true, true, status.st_mode};
+  }
+  if (!S_ISREG(status.st_mode))
+    throw std::invalid_argument(std::string(S_ISBLK(status.st_mode) ? "is a block device" : "is a socket") +
+                                ": a report goes to a regular file, a character device (/dev/null) or a FIFO");
+  struct stat standard_output {};
+  if (::fstat(STDOUT_FILENO, &standard_output) == 0 && standard_output.st_dev == status.st_dev &&
+      standard_output.st_ino == status.st_ino)
+    throw std::invalid_argument(
+        "is the file stdout is redirected to, where the table goes: write the report elsewhere");
+  const fs::path parent = fs::path(target).has_parent_path() ? fs::path(target).parent_path() : fs::path(".");
+  if (::access(target.c_str(), W_OK) != 0) throw std::invalid_argument("the file exists and is not writable");
+  if (::access(parent.c_str(), W_OK) != 0)
+    throw std::invalid_argument("directory " + parent.string() + " is not writable");
+  return {target, false, true, status.st_mode};
+}
+
+/// Writes all of @p text to @p descriptor. @return 0, or the errno of the failed write.
+int write_all(int descriptor, const std::string& text) {
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t count = ::write(descriptor, text.data() + written, text.size() - written);
+    if (count < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    written += static_cast<std::size_t>(count);
+  }
+  return 0;
+}
+
+/// Writes @p text into the character device or FIFO @p path, which is opened without waiting for
+/// a reader and then written blocking.
+void write_in_place(const std::string& path, const std::string& text) {
+  const int descriptor = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (descriptor < 0) {
+    if (errno == ENXIO) throw std::runtime_error("could not write " + path + ": no process reads the FIFO");
+    throw std::runtime_error("could not write " + path + ": " + system_error_text(errno));
+  }
+  struct stat status {};
+  int error = ::fstat(descriptor, &status) != 0 ? errno : 0;
+  if (error == 0 && !S_ISCHR(status.st_mode) && !S_ISFIFO(status.st_mode)) {
+    ::close(descriptor);
+    throw std::runtime_error("could not write " + path + ": it was replaced by another kind of file");
+  }
+  const int flags = ::fcntl(descriptor, F_GETFL);
+  if (error == 0 && (flags < 0 || ::fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) != 0)) error = errno;
+  if (error == 0) error = write_all(descriptor, text);
+  if (::close(descriptor) != 0 && error == 0) error = errno;
+  if (error != 0) throw std::runtime_error("could not write " + path + ": " + system_error_text(error));
+}
+
+/// Writes @p text to a temporary file beside @p target and renames it over @p target.
+void write_by_rename(const OutputTarget& target, const std::string& text) {
+  std::string temporary;
+  int descriptor = -1;
+  int open_error = 0;
+  for (int attempt = 0; descriptor < 0 && attempt < 100; ++attempt) {
+    temporary = target.path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(attempt);
+    descriptor = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    open_error = errno;
+    if (descriptor < 0 && open_error != EEXIST) break;
+  }
+  if (descriptor < 0) throw std::runtime_error("could not write " + target.path + ": " + system_error_text(open_error));
+  int error = target.exists && ::fchmod(descriptor, target.mode & 07777) != 0 ? errno : 0;
+  if (error == 0) error = write_all(descriptor, text);
+  if (::close(descriptor) != 0 && error == 0) error = errno;
+  if (error == 0 && std::rename(temporary.c_str(), target.path.c_str()) != 0) error = errno;
+  if (error != 0) {
+    std::remove(temporary.c_str());
+    throw std::runtime_error("could not write " + target.path + ": " + system_error_text(error));
+  }
+}
+
+/// CLI11's message for @p error, the same with every CLI11 release: arguments nobody takes in the
+/// order they were typed (2.1 listed them backwards), and without the program's name in front
+/// (2.4 and later add it).
+std::string parse_error_text(const CLI::App& app, const CLI::ParseError& error) {
+  if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr) {
+    const std::vector<std::string> extras = app.remaining();
+    std::string text =
+        extras.size() == 1 ? "The following argument was not expected:" : "The following arguments were not expected:";
+    for (const std::string& extra : extras) text += " " + shell_quote(extra);
+    return text;
+  }
+  const std::string text = error.what();
+  const std::string prefix = app.get_name() + ": ";
+  return !app.get_name().empty() && text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : text;
+}
+
+}  // namespace
+
+void check_option_syntax(const CLI::App& app, const std::vector<std::string>& arguments) {
+  for (const std::string& argument : arguments) {
+    if (argument == "--") return;  // what follows is not an option
+    const std::size_t equals = argument.find('=');
+    if (argument.rfind("--", 0) != 0 || equals == std::string::npos) continue;
+    const std::string name = argument.substr(0, equals);
+    const CLI::Option* option = app.get_option_no_throw(name);
+    if (option == nullptr) continue;
+    if (option->get_expected_max() == 0)
+      throw UsageError(shell_quote(argument) + ": " + name + " is a flag and takes no value");
+    if (equals + 1 == argument.size()) throw UsageError(name + " '': the value is empty");
+  }
+}
+
+void require_writable(const std::string& path, const std::string& option) {
+  try {
+    resolve_output(path);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(option + " " + shell_quote(path) + ": " + error.what());
+  }
 }
 
 void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream file(temporary, std::ios::binary);
-    file << text;
-    file.flush();
-    if (!file) {
-      std::remove(temporary.c_str());
-      throw std::runtime_error("could not write " + path);
-    }
+  OutputTarget target;
+  try {
+    target = resolve_output(path);
+  } catch (const std::invalid_argument& error) {
+    throw std::runtime_error("could not write " + shell_quote(path) + ": " + error.what());
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw std::runtime_error("could not write " + path);
-  }
+  if (target.in_place)
+    write_in_place(target.path, text);
+  else
+    write_by_rename(target, text);
+}
+
+int finish_stdout(const std::string& program, int exit_code) {
+  errno = 0;
+  std::cout.flush();
+  const bool stream_failed = std::cout.fail();
+  const bool flush_failed = std::fflush(stdout) != 0;
+  const int error = errno;
+  const bool failed = stream_failed || flush_failed || std::ferror(stdout) != 0;
+  if (!failed) return exit_code;
+  std::cout.clear();
+  std::clearerr(stdout);
+  if (exit_code != kExitOk) return exit_code;
+  std::cerr << program << ": error: writing to stdout failed"
+            << (error != 0 ? ": " + system_error_text(error) : std::string()) << "\n";
+  return kExitFailed;
 }
 
 ChapterCli::ChapterCli(ChapterInfo chapter, std::vector<StageInfo> stages)
@@ -174,12 +333,16 @@ std::optional<int> ChapterCli::parse(int argc, const char* const* argv) {
   options_.command.clear();
   for (int i = 0; i < argc; ++i) options_.command += (i == 0 ? "" : " ") + shell_quote(argv[i]);
   try {
+    check_option_syntax(app_, std::vector<std::string>(argv + std::min(argc, 1), argv + argc));
     app_.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app_.help();
-    return kExitOk;
+    return finish_stdout(program, kExitOk);
   } catch (const CLI::ParseError& error) {
-    std::cerr << program << ": error: " << error.what() << " (see --help)\n";
+    std::cerr << program << ": error: " << parse_error_text(app_, error) << " (see --help)\n";
+    return kExitUsage;
+  } catch (const UsageError& error) {
+    std::cerr << program << ": error: " << error.what() << "\n";
     return kExitUsage;
   }
   return finish(program);
@@ -194,7 +357,7 @@ std::optional<int> ChapterCli::parse(const std::vector<std::string>& arguments) 
 std::optional<int> ChapterCli::finish(const std::string& program) {
   if (list_options_) {
     std::cout << option_listing();
-    return kExitOk;
+    return finish_stdout(program, kExitOk);
   }
   try {
     validate();
@@ -205,12 +368,17 @@ std::optional<int> ChapterCli::finish(const std::string& program) {
   if (check_only_) return kExitOk;
   if (options_.list) {
     std::cout << stage_listing();
-    return kExitOk;
+    return finish_stdout(program, kExitOk);
   }
   return std::nullopt;
 }
 
 void ChapterCli::validate() {
+  for (const CLI::Option* option : app_.get_options()) {
+    if (option->get_expected_max() == 0) continue;  // a flag
+    for (const std::string& value : option->results())
+      if (value.empty()) throw UsageError(option->get_name() + " '': the value is empty");
+  }
   try {
     options_.n = parse_count(n_text_);
   } catch (const std::invalid_argument& error) {

@@ -77,8 +77,9 @@ class ChapterCli {
   CLI::Option* add_analyze_flag(bool& target, const std::string& help, const std::vector<std::string>& reads);
 
   /// Parses and validates. Returns an exit code when the program should stop now
-  /// (0 after --help, --list or --check-options, 2 after one line naming a bad option),
-  /// else nullopt.
+  /// (0 after --help, --list or --check-options, 2 after one line naming a bad option, 1 when
+  /// what it printed could not be written to stdout: finish_stdout()), else nullopt. Flags
+  /// refuse a value, and every option refuses an empty value (check_option_syntax()).
   std::optional<int> parse(int argc, const char* const* argv);
   /// The same, from a list of arguments without the program name (for tests).
   std::optional<int> parse(const std::vector<std::string>& arguments);
@@ -116,12 +117,38 @@ class ChapterCli {
 /// `a b` becomes `'a b'`.
 std::string shell_quote(const std::string& argument);
 
-/// @throws UsageError when @p path cannot be written: a directory, a missing or read-only
-/// parent directory, a read-only file.
+/// Refuses what CLI11 would misread in @p arguments (the command line without the program name):
+/// a flag of @p app given a value (`--list=true`, `--sweep=`: a flag takes none), and an option
+/// given an empty value after `=` (`--output=`, which CLI11 fills with the next argument).
+/// ChapterCli::parse calls it for every common and chapter option; a program with its own
+/// CLI::App calls it before parsing.
+/// @throws UsageError naming the argument as typed.
+void check_option_syntax(const CLI::App& app, const std::vector<std::string>& arguments);
+
+/// Checks that @p path can be written as --output writes it (write_file_atomically):
+/// - a new file, in an existing writable directory;
+/// - an existing regular file, writable, in a writable directory (it is replaced);
+/// - a character device (`/dev/null`, a terminal) or a FIFO, writable (written in place);
+/// - a symbolic link to any of these, judged by the file it finally points to.
+/// Refused: an empty name, a directory, a dangling link or a link loop, a block device, a
+/// socket, and the regular file stdout is redirected to (the report would replace the table).
+/// @throws UsageError `OPTION PATH: why` naming @p option and @p path.
 void require_writable(const std::string& path, const std::string& option);
 
-/// Writes @p text to @p path whole or not at all: a temporary file beside it, then a rename.
-/// @throws std::runtime_error naming the path when the write fails.
+/// Writes @p text to @p path, the kinds of files require_writable() accepts:
+/// - a regular file (or a new one) whole or not at all: a temporary file beside it, then a rename
+///   over it (an existing file keeps its permissions; through a symbolic link, the file the link
+///   points to is replaced and the link stays);
+/// - a character device or a FIFO in place, never replaced: `/dev/null` stays a device. A FIFO
+///   must have a reader when the write begins (it is opened without waiting for one).
+/// @throws std::runtime_error naming the path when the write fails or the file is of a refused kind.
 void write_file_atomically(const std::string& path, const std::string& text);
+
+/// The last step of a program that prints to stdout: flushes std::cout and C's stdout and
+/// returns @p exit_code, or kExitFailed (1) after one line on stderr (`PROGRAM: error: writing
+/// to stdout failed: why`) when a write to stdout failed (`--help > /dev/full`) and @p exit_code
+/// was kExitOk. Other exit codes are kept. The error is reported once: the stream states are
+/// cleared after it. run_main and ChapterCli::parse's early exits call it.
+int finish_stdout(const std::string& program, int exit_code);
 
 }  // namespace stepwise

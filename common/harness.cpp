@@ -187,7 +187,7 @@ void Session::publish(const Report& report) const {
 
 int run_main(const char* program, const std::function<int()>& body) {
   try {
-    return body();
+    return finish_stdout(program, body());
   } catch (const UsageError& error) {
     std::cerr << program << ": error: " << error.what() << "\n";
     return kExitUsage;

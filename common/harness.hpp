@@ -137,7 +137,8 @@ class Session {
 };
 
 /// Runs a chapter's main body, turning exceptions into one line and an exit code:
-/// UsageError 2, NoDeviceError 77, CudaError and anything else 1.
+/// UsageError 2, NoDeviceError 77, CudaError and anything else 1. A body that returns 0 after a
+/// write to stdout failed (`> /dev/full`) exits with 1 and says so (finish_stdout()).
 int run_main(const char* program, const std::function<int()>& body);
 
 }  // namespace stepwise

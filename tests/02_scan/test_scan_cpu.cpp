@@ -83,7 +83,7 @@ TEST_CASE("sequential scan works in place, and for n = 1 and n = 0") {
   CHECK(untouched == std::vector<std::int32_t>{-1, -2});
 }
 
-TEST_CASE("affine composition: left is applied first; associative, not commutative, identity on both sides") {
+TEST_CASE("affine composition: left is applied first, associative, not commutative, identity on both sides") {
   const ComposeAffine op;
   const Affine f{3, 5};
   const Affine g{7, 11};

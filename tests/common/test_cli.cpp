@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -152,7 +155,7 @@ TEST_CASE("--output accepts a writable path and refuses a directory") {
   CHECK(directory.parse({"--output", "."}) == std::optional<int>(2));
 }
 
-TEST_CASE("--check-options validates and stops; --list-options names every option") {
+TEST_CASE("--check-options validates and stops, and --list-options names every option") {
   ChapterCli good(test_chapter(), test_stages());
   CHECK(good.parse({"--check-options", "--n", "2^20"}) == std::optional<int>(0));
   ChapterCli bad(test_chapter(), test_stages());
@@ -231,4 +234,70 @@ TEST_CASE("--analyze refuses every common option its analysis does not read") {
     CHECK(parse(arguments) == std::optional<int>(2));
   }
   CHECK_FALSE(parse({"--reps", "5", "--seed", "7"}).has_value());
+}
+
+TEST_CASE("every flag, common or the chapter's, refuses any =value with one line naming it") {
+  bool analyze = false;
+  for (const std::string flag :
+       {"--list", "--compact", "--warm-cache", "--sweep", "--check-options", "--list-options", "--help", "--analyze"}) {
+    for (const std::string value : {"true", "false", "1", "0", "yes", ""}) {
+      const std::string argument = flag + "=" + value;
+      CAPTURE(argument);
+      ChapterCli cli(test_chapter(), test_stages());
+      cli.add_flag("--analyze", analyze, "a mode");
+      std::ostringstream errors;
+      std::streambuf* const previous = std::cerr.rdbuf(errors.rdbuf());
+      const auto code = cli.parse({argument});
+      std::cerr.rdbuf(previous);
+      CHECK(code == std::optional<int>(2));
+      CHECK(errors.str() ==
+            "stepwise: error: " + shell_quote(argument) + ": " + flag + " is a flag and takes no value\n");
+    }
+  }
+  CHECK_FALSE(analyze);
+  CLI::App app("a program with its own options");
+  bool dry_run = false;
+  std::string output;
+  app.add_flag("--dry-run", dry_run, "a flag");
+  app.add_option("--output", output, "a value");
+  CHECK_THROWS_AS(check_option_syntax(app, {"--dry-run=true"}), UsageError);
+  CHECK_THROWS_WITH_AS(check_option_syntax(app, {"--output="}), "--output '': the value is empty", UsageError);
+  CHECK_NOTHROW(check_option_syntax(app, {"--dry-run", "--output=a=b", "--", "--dry-run=1"}));
+}
+
+TEST_CASE("every option refuses an empty value, the common ones and the chapter's") {
+  for (const std::string option :
+       {"--n", "--stage", "--reps", "--warmup", "--seed", "--format", "--output", "--device", "--flush", "--matrix"}) {
+    for (const std::vector<std::string>& arguments :
+         {std::vector<std::string>{option, ""}, std::vector<std::string>{option + "="}}) {
+      CAPTURE(arguments.front());
+      ChapterCli cli(test_chapter(), test_stages());
+      std::string matrix;
+      cli.app().add_option("--matrix", matrix, "a chapter's option");
+      std::ostringstream errors;
+      std::streambuf* const previous = std::cerr.rdbuf(errors.rdbuf());
+      const auto code = cli.parse(arguments);
+      std::cerr.rdbuf(previous);
+      const std::string message = errors.str();
+      CHECK(code == std::optional<int>(2));
+      CHECK(std::count(message.begin(), message.end(), '\n') == 1);
+    }
+  }
+  ChapterCli output(test_chapter(), test_stages());
+  std::ostringstream errors;
+  std::streambuf* const previous = std::cerr.rdbuf(errors.rdbuf());
+  CHECK(output.parse({"--output", "", "--list"}) == std::optional<int>(2));
+  std::cerr.rdbuf(previous);
+  CHECK(errors.str() == "stepwise: error: --output '': the value is empty\n");
+}
+
+TEST_CASE("arguments nobody takes are named in the order they were typed, with every CLI11 release") {
+  ChapterCli cli(test_chapter(), test_stages());
+  std::ostringstream errors;
+  std::streambuf* const previous = std::cerr.rdbuf(errors.rdbuf());
+  const auto code = cli.parse({"--type", "float32", "--n", "10", "a b"});
+  std::cerr.rdbuf(previous);
+  CHECK(code == std::optional<int>(2));
+  CHECK(errors.str() ==
+        "stepwise: error: The following arguments were not expected: --type float32 'a b' (see --help)\n");
 }

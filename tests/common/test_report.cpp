@@ -189,7 +189,7 @@ TEST_CASE("a warm run says so in the header") {
   CHECK(nlohmann::json::parse(render(report, Format::json))["l2_flushed"] == false);
 }
 
-TEST_CASE("a report that counts flops gets a GFLOP/s column in every form; one that does not, none") {
+TEST_CASE("a report that counts flops gets a GFLOP/s column in every form, and one that does not gets none") {
   Report plain = sample_report();
   CHECK(render(plain, Format::table).find("GFLOP/s") == std::string::npos);
   CHECK(render(plain, Format::csv).find("gflops") == std::string::npos);

@@ -1,13 +1,14 @@
 // The main of GPU test executables. Without a GPU (or without a driver), running a test
 // case exits with 77, which CTest reports as skipped; a driver too old for the runtime
 // exits with 1 and says so. Listing the test cases (CTest discovery at build time) works
-// everywhere.
+// everywhere. The run is doctest's, with the rules of case_guard.hpp.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <cstdio>
 #include <string>
 
+#include "case_guard.hpp"
 #include "device.hpp"
 
 namespace {
@@ -36,6 +37,5 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  doctest::Context context(argc, argv);
-  return context.run();
+  return stepwise::testing::run_test_cases(argc, argv);
 }
