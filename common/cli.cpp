@@ -387,7 +387,8 @@ void ChapterCli::validate() {
   if (options_.n < chapter_.min_n)
     throw UsageError("--n: " + std::to_string(options_.n) + " is below the smallest size this chapter accepts (" +
                      std::to_string(chapter_.min_n) + ")");
-  if (options_.n > (std::uint64_t{1} << 40)) throw UsageError("--n: " + n_text_ + " is above 2^40 elements");
+  if (options_.n > kMaxElements)
+    throw UsageError("--n: " + n_text_ + " is above " + format_count(kMaxElements) + " elements");
   options_.seed = parse_unsigned(seed_text_);
   options_.format = parse_format(format_text_);
   options_.columns = compact_ ? Columns::compact : Columns::full;
@@ -397,8 +398,11 @@ void ChapterCli::validate() {
   for (const std::string& selector : stage_selectors_) {
     const std::string lower = lowercase(selector);
     if (lower == "lib" || lower == "library") {
+      const std::size_t before = options_.stages.size();
       for (const StageInfo& stage : stages_)
         if (stage.kind == RowKind::library) options_.stages.push_back(stage.name);
+      if (options_.stages.size() == before)
+        throw UsageError("--stage " + selector + ": this table has no library row (--list shows the stages)");
       continue;
     }
     options_.stages.push_back(resolve_stage(selector));

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "cli.hpp"
+#include "count_option.hpp"
 #include "sizes.hpp"
 #include "types.hpp"
 
@@ -75,10 +76,11 @@ inline void require_stage_selected(ChapterCli& cli, const std::string& option, i
     throw CLI::ValidationError(option + ": it changes " + stages + " only, which --stage leaves out");
 }
 
-/// The size of the run as messages about memory name it: `--n 2^30` when the user gave --n,
+/// The size of the run as messages about memory name it: `--n 2^30` as the user typed it,
 /// `the default --n 2^26` when not.
 inline std::string n_as_given(ChapterCli& cli) {
-  return (cli.option("--n")->count() > 0 ? "" : "the default ") + std::string("--n ") + format_count(cli.options().n);
+  const CountOption n = typed_n(cli);
+  return (n.given ? "" : "the default ") + std::string("--n ") + n.text;
 }
 
 }  // namespace stepwise

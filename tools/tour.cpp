@@ -640,5 +640,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tour: error: %s\n", error.what());
     exit_code = stepwise::kExitFailed;
   }
-  return exit_code;
+  return stepwise::finish_stdout("tour", exit_code);
 }

@@ -35,8 +35,19 @@ std::vector<Key> random_warp(std::mt19937_64& rng, int range) {
 std::uint32_t lanes_mask(int lanes) { return lanes == kWarpLanes ? 0xffffffffu : lanes_below(lanes); }
 
 /// Parses @p arguments like main does; returns the exit code parse() gave, or -1 to go on.
+/// A stand-in for the histogram table as --stage sees it: a kernel row and the library row.
+std::vector<StageInfo> histogram_table_rows() {
+  StageInfo kernel;
+  kernel.number = 1;
+  kernel.name = "naive";
+  StageInfo library;
+  library.name = "cub::DeviceHistogram";
+  library.kind = RowKind::library;
+  return {kernel, library};
+}
+
 int parse(const std::vector<std::string>& arguments, ChapterOptions& options, Plan* plan = nullptr) {
-  ChapterCli cli(chapter_info(problem_in_arguments(arguments)), {});
+  ChapterCli cli(chapter_info(problem_in_arguments(arguments)), histogram_table_rows());
   add_chapter_options(cli, options);
   if (auto code = cli.parse(arguments)) return *code;
   if (plan != nullptr) *plan = make_plan(cli, options);

@@ -79,6 +79,13 @@ TEST_CASE("--stage lib selects every library row") {
   CHECK_FALSE(cli.options().selects("better"));
 }
 
+TEST_CASE("--stage lib on a table without a library row is refused, not read as every row") {
+  ChapterCli cli(test_chapter(), {stage(1, "naive", "the first", RowKind::kernel)});
+  CHECK(cli.parse({"--stage", "lib"}) == std::optional<int>(2));
+  ChapterCli both(test_chapter(), {stage(1, "naive", "the first", RowKind::kernel)});
+  CHECK(both.parse({"--stage", "1", "--stage", "library"}) == std::optional<int>(2));
+}
+
 TEST_CASE("every bad value gives exit code 2") {
   const std::vector<std::vector<std::string>> bad = {
       {"--n", "abc"},
