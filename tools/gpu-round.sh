@@ -20,8 +20,8 @@ case "$mode" in
   pack)
     build=$(cd "${2:-build}" && pwd)
     rm -rf "$here/build-gpu" && mkdir -p "$here/build-gpu"
-    (cd "$build" && find . -path ./bin -prune -o \( -name CTestTestfile.cmake -o -name '*_include-*.cmake' \
-       -o -name '*_tests-*.cmake' \) -print | cpio -pdm --quiet "$here/build-gpu")
+    (cd "$build" && find . -path ./bin -prune -o \( -name CTestTestfile.cmake -o -name '*_include*.cmake' \
+       -o -name '*_tests*.cmake' \) -print0 | tar --null -T - -cf -) | (cd "$here/build-gpu" && tar -xf -) || exit 1
     cp -r "$build/bin" "$here/build-gpu/bin"
     echo "$build" > "$here/build-gpu/original-path"
     echo "$(cd "$build/.." && pwd)" > "$here/build-gpu/original-source"
