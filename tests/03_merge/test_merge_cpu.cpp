@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analysis.hpp"
+#include "cli_checks.hpp"
 #include "data.hpp"
 #include "inputs.hpp"
 #include "load_balance.hpp"
@@ -509,24 +510,13 @@ Plan plan_of(const std::vector<std::string>& arguments) {
   return make_plan(cli, options);
 }
 
-/// The one line the parser prints on stderr when it refuses @p arguments (what --check-options
-/// prints too), without its `stepwise: error: ` prefix; empty when they are accepted.
+/// The one line the chapter's parser prints when it refuses @p arguments (testing::refusal_of).
 std::string refusal_of(const std::vector<std::string>& arguments) {
   const ProblemKind problem = problem_in_arguments(arguments);
   ChapterCli cli(chapter_info(problem), stage_infos(problem));
   ChapterOptions options;
   add_chapter_options(cli, options);
-  std::ostringstream captured;
-  std::streambuf* const stderr_buffer = std::cerr.rdbuf(captured.rdbuf());
-  const auto code = cli.parse(arguments);
-  std::cerr.rdbuf(stderr_buffer);
-  if (!code) return "";
-  REQUIRE(*code == 2);
-  const std::string line = captured.str();
-  const std::string prefix = "stepwise: error: ";
-  REQUIRE(line.rfind(prefix, 0) == 0);
-  REQUIRE(std::count(line.begin(), line.end(), '\n') == 1);
-  return line.substr(prefix.size());
+  return testing::refusal_of(cli, arguments);
 }
 
 }  // namespace

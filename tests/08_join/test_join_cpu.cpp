@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_checks.hpp"
 #include "inputs.hpp"
 #include "options.hpp"
 
@@ -233,23 +234,12 @@ Plan plan_of(const std::vector<std::string>& arguments) {
   return make_plan(cli, options);
 }
 
-/// The one line the parser prints on stderr when it refuses @p arguments (what --check-options
-/// prints too), without its `stepwise: error: ` prefix; empty when they are accepted.
+/// The one line the chapter's parser prints when it refuses @p arguments (testing::refusal_of).
 std::string refusal_of(const std::vector<std::string>& arguments) {
   ChapterCli cli(chapter_info(), {});
   ChapterOptions options;
   add_chapter_options(cli, options);
-  std::ostringstream captured;
-  std::streambuf* const stderr_buffer = std::cerr.rdbuf(captured.rdbuf());
-  const auto code = cli.parse(arguments);
-  std::cerr.rdbuf(stderr_buffer);
-  if (!code) return "";
-  REQUIRE(*code == 2);
-  const std::string line = captured.str();
-  const std::string prefix = "stepwise: error: ";
-  REQUIRE(line.rfind(prefix, 0) == 0);
-  REQUIRE(std::count(line.begin(), line.end(), '\n') == 1);
-  return line.substr(prefix.size());
+  return testing::refusal_of(cli, arguments);
 }
 
 }  // namespace
