@@ -1,8 +1,9 @@
 """The speedup staircase: each kernel stage's speedup over the first, the library as a line.
 
-One bar per stage in table order, on a log axis so that equal steps look equal. Above each
-bar its total speedup; inside it, at the foot, the step from the stage before (▲ faster,
-▼ slower). A stage whose check failed leaves a gap marked FAIL, and its check's words go under the figure.
+One lollipop per stage in table order: a dot at its total speedup on a log axis (equal steps
+look equal), on a stem from 1×, the first stage's level; a log axis has no zero for a bar to
+stand on, so the dot, not a bar's area, carries the value. Above each dot its total speedup; at
+the foot, the step from the stage before (▲ faster, ▼ slower). A stage whose check failed leaves a gap marked FAIL, and its check's words go under the figure.
 """
 import math
 from typing import List
@@ -12,7 +13,6 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 from . import style
 from .report import Report, ReportError, Row
 
-_BAR_WIDTH = 0.76
 _CLEAR = {"facecolor": "white", "edgecolor": "none", "pad": 1.0, "alpha": 0.85}  # keeps a label over a line legible
 _MANTISSAS = ((1, 2, 5), (1, 1.5, 2, 3, 5, 7), (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8),
               (1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.8, 2, 2.5, 3, 4, 5, 6, 8))
@@ -34,11 +34,12 @@ def draw(report: Report, title: str = None, sub: str = None):
         if row.failed:
             _draw_failed(ax, x, low)
         else:
-            _draw_bar(ax, x, row, speedups[id(row)], low)
+            _draw_lollipop(ax, x, row, speedups[id(row)], low)
     for row, y in _spread([(row, speedups[id(row)]) for row in libraries], low, high):
         _draw_library(ax, row, speedups[id(row)], y)
     _set_axes(ax, kernels, (low, high), timed[0], report.sweep)
-    key = ["inside each bar: ▲ the step from the stage before (▼ a step back)"] if len(timed) > 1 else []
+    ax.axhline(1.0, color=style.MUTED, linewidth=1.0, zorder=1)
+    key = ["at the foot of each stage: ▲ the step from the stage before (▼ a step back)"] if len(timed) > 1 else []
     style.caption(fig, key, report.stages())
     style.add_titles(fig, ax, default_title(report) if title is None else title,
                      style.subtitle(report) if sub is None else sub)
@@ -58,7 +59,7 @@ def _total(row: Row, first: Row) -> float:
 
 
 def _limits(values) -> tuple:
-    """Log-axis limits: room under the shortest bar for the step labels, and above the tallest for its label."""
+    """Log-axis limits: room under the lowest stage for the step labels, and above the highest for its label."""
     values = list(values) + [1.0]
     span = math.log(max(values) / min(values))
     below = max(0.3 * span, math.log(1.6))
@@ -72,14 +73,15 @@ def times(value: float) -> str:
     return f"{value:.{digits}f}×"
 
 
-def _draw_bar(ax, x: int, row: Row, total: float, low: float) -> None:
-    ax.bar(x, total - low, bottom=low, width=_BAR_WIDTH, color=style.STAGE, zorder=2)
-    ax.text(x, total * 1.05, times(total), ha="center", va="bottom", fontsize=14, fontweight="bold", zorder=5,
+def _draw_lollipop(ax, x: int, row: Row, total: float, low: float) -> None:
+    ax.vlines(x, min(1.0, total), max(1.0, total), color=style.STAGE, linewidth=3.0, zorder=2)
+    ax.plot([x], [total], marker="o", markersize=13, color=style.STAGE, zorder=3)
+    ax.text(x, total * 1.09, times(total), ha="center", va="bottom", fontsize=14, fontweight="bold", zorder=5,
             bbox=_CLEAR)
     if row.step_speedup is not None:
         arrow = "▲" if row.step_speedup >= 1 else "▼"
         ax.text(x, low * 1.12, arrow + times(row.step_speedup), ha="center", va="bottom", fontsize=13,
-                color="white", zorder=3)
+                color=style.INK, zorder=3)
 
 
 def _draw_failed(ax, x: int, low: float) -> None:
