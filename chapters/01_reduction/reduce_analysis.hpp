@@ -127,7 +127,7 @@ std::string render(const TreeAnalysis& analysis);
 std::string analysis_report(unsigned block);
 
 /// What --analyze --format json prints: one document of kind "reduction-addressing" (the
-/// schema is in the README's --analyze section and in tools/stepwise_plot/analysis/reduction.py)
+/// schema is in NOTES.md, "--analyze and its JSON", and in tools/stepwise_plot/analysis/reduction.py)
 /// with the three schemes for @p block threads, warp 0 lane by lane at every step, and the
 /// trees over @p tree_elements words.
 std::string analysis_json(const ChapterInfo& chapter, unsigned block, unsigned tree_elements);
