@@ -66,9 +66,9 @@ STEPWISE_HD Index merge_path(AIt a, Index a_count, BIt b, Index b_count, Index d
 /// candidate, it tries the bits of the answer's offset from the highest down, keeping each bit
 /// whose probe still takes A. The same answer in the same number of steps, but its probes sit
 /// at fixed power-of-two strides from that first candidate, so the searches of neighbouring
-/// diagonals (the partition kernel's, one per tile) read the same A keys in their first steps
-/// and share those cache lines, where merge_path's midpoints differ for every diagonal. Most of
-/// a partition search's reads miss L2, so sharing them is what makes the partition kernel cheap.
+/// diagonals (the partition kernel's, one per tile) can read the same A keys in their first
+/// steps, where merge_path's midpoints differ for every diagonal. Chapter 03 measures how much
+/// they share: little (its partition kernel's L2 hit rate is 21.2 % by bits, 19.0 % by midpoints).
 template <Bounds bounds = Bounds::lower, class AIt, class BIt, class Index, class Comp>
 STEPWISE_HD Index merge_path_by_bits(AIt a, Index a_count, BIt b, Index b_count, Index diagonal, Comp comp) {
   const Index begin = diagonal > b_count ? diagonal - b_count : Index(0);

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "load_balance.hpp"
 #include "merge.hpp"
 #include "merge_path.hpp"
@@ -108,8 +110,8 @@ std::vector<WorkRow> merge_work(const Sizes& sizes) {
                  std::to_string(stride) + " bytes apart), 4 when coalesced";
     } else {
       row = tiled_row(row, stage.shape, total, shorter);
-      row.note = stage.name == "two-level" ? "4-byte strided loads, block-wide transposes"
-                                           : "16-byte loads and stores, warp-level store transpose";
+      row.note = stage.name == "two-level" ? std::to_string(sizeof(K)) + "-byte strided loads, block-wide transposes"
+                                           : std::string("16-byte loads and stores, warp-level store transpose");
     }
     rows.push_back(row);
   }
@@ -154,18 +156,65 @@ std::vector<WorkRow> lbs_work(const Sizes& sizes) {
   return rows;
 }
 
+/// One piece of a merge cut every `spacing` outputs: diagonals [first, last), A[a_begin, a_end)
+/// and B[first - a_begin, last - a_end), from merge_path at both diagonals.
+struct Cut {
+  int number = 0;
+  int first = 0, last = 0;
+  int a_begin = 0, a_end = 0;
+  int b_begin() const { return first - a_begin; }
+  int b_end() const { return last - a_end; }
+};
+
+/// The merge of @p a and @p b cut every @p spacing outputs (ties as @p bounds says).
+template <Bounds bounds = Bounds::lower, class AIt, class BIt>
+std::vector<Cut> cuts_of(AIt a, int a_count, BIt b, int b_count, int spacing) {
+  std::vector<Cut> cuts;
+  const int total = a_count + b_count;
+  for (int number = 0; number * spacing < total; ++number) {
+    Cut cut;
+    cut.number = number;
+    cut.first = number * spacing;
+    cut.last = std::min(total, cut.first + spacing);
+    cut.a_begin = merge_path<bounds>(a, a_count, b, b_count, cut.first, Less{});
+    cut.a_end = merge_path<bounds>(a, a_count, b, b_count, cut.last, Less{});
+    cuts.push_back(cut);
+  }
+  return cuts;
+}
+
+/// The load-balancing search's merge of the items 0 .. @p items - 1 (never stored) with
+/// @p offsets, cut every @p spacing steps: A is the items, B the offsets (the objects' starts).
+std::vector<Cut> load_balance_cuts(const std::vector<int>& offsets, int items, int spacing) {
+  return cuts_of<Bounds::upper>(CountingIterator<int>{0}, items, offsets.data(), static_cast<int>(offsets.size()),
+                                spacing);
+}
+
+/// The tile of the load-balancing example: NT x VT = 4 x 5, 20 steps a tile.
+constexpr int kLbsThreads = 4, kLbsValues = 5;
+
 std::string floor_line(double read, double written) {
   return "  DRAM floor: " + gigabytes(read + written) + " (read " + gigabytes(read) + ", write " + gigabytes(written) +
          "): " + milliseconds(read + written) + " at the H100's 3352 GB/s HBM3 peak\n";
 }
 
+/// The small merge --analyze draws: 10 and 8 keys, tiles of kExampleThreads x kExampleValues.
+const std::vector<int> kExampleA = {1, 2, 2, 4, 5, 5, 7, 8, 9, 9};
+const std::vector<int> kExampleB = {2, 3, 5, 5, 6, 9, 10, 11};
+constexpr int kExampleThreads = 2, kExampleValues = 3;
+
+/// The talk's join example as a sorted search: needles A and haystack B, keys as letters.
+const std::vector<int> kTalkNeedles = {'A', 'A', 'B', 'D', 'F', 'F', 'F', 'F', 'G'};
+const std::vector<int> kTalkHaystack = {'A', 'A', 'A', 'B', 'C', 'E', 'E', 'F', 'F'};
+
 std::string merge_section(const Plan& plan) {
-  const std::vector<int> a = {1, 2, 2, 4, 5, 5, 7, 8, 9, 9};
-  const std::vector<int> b = {2, 3, 5, 5, 6, 9, 10, 11};
+  const std::vector<int>& a = kExampleA;
+  const std::vector<int>& b = kExampleB;
   std::ostringstream out;
   out << "Merge Path of a small example: |A| = " << a.size() << ", |B| = " << b.size()
-      << ", tiles of NT x VT = 2 x 3 = 6 outputs (ties take A first)\n\n"
-      << merge_path_picture(a, b, 2, 3) << "\n"
+      << ", tiles of NT x VT = " << kExampleThreads << " x " << kExampleValues << " = "
+      << kExampleThreads * kExampleValues << " outputs (ties take A first)\n\n"
+      << merge_path_picture(a, b, kExampleThreads, kExampleValues) << "\n"
       << naive_ranks(a, b) << "\n";
   const std::size_t key_bytes = plan.wide_keys ? 8 : 4;
   const double element = static_cast<double>(key_bytes + (plan.pairs ? 4 : 0));
@@ -191,9 +240,8 @@ std::string numbers(const std::vector<int>& values, int width = 2) {
 }
 
 std::string search_section(const Plan& plan) {
-  // The talk's join example: needles A and haystack B, keys as letters.
-  const std::vector<int> needles = {'A', 'A', 'B', 'D', 'F', 'F', 'F', 'F', 'G'};
-  const std::vector<int> haystack = {'A', 'A', 'A', 'B', 'C', 'E', 'E', 'F', 'F'};
+  const std::vector<int>& needles = kTalkNeedles;
+  const std::vector<int>& haystack = kTalkHaystack;
   std::vector<int> lower(needles.size()), upper(needles.size());
   sorted_search<Bounds::lower>(needles.data(), needles.size(), haystack.data(), haystack.size(), lower.data(), Less{});
   sorted_search<Bounds::upper>(needles.data(), needles.size(), haystack.data(), haystack.size(), upper.data(), Less{});
@@ -240,19 +288,11 @@ std::string lbs_section(const Plan& plan) {
   rows("object of each item:", objects);
   rows("rank of each item:", ranks);
   // The tiles of a small NT x VT, as the partition kernel cuts them.
-  constexpr int kNT = 4, kVT = 5, kTile = kNT * kVT;
-  const int total = items + static_cast<int>(offsets.size());
-  out << "  tiles of NT x VT = " << kNT << " x " << kVT << " = " << kTile
+  out << "  tiles of NT x VT = " << kLbsThreads << " x " << kLbsValues << " = " << kLbsThreads * kLbsValues
       << " steps (items and objects together: every tile does the same work however the counts fall):\n";
-  for (int tile = 0; tile * kTile < total; ++tile) {
-    const int begin = merge_path<Bounds::upper>(CountingIterator<int>{0}, items, offsets.data(),
-                                                static_cast<int>(offsets.size()), tile * kTile, Less{});
-    const int last = std::min(total, (tile + 1) * kTile);
-    const int end = merge_path<Bounds::upper>(CountingIterator<int>{0}, items, offsets.data(),
-                                              static_cast<int>(offsets.size()), last, Less{});
-    out << "    tile " << tile << ": items [" << begin << ", " << end << "), objects [" << tile * kTile - begin << ", "
-        << last - end << ")\n";
-  }
+  for (const Cut& tile : load_balance_cuts(offsets, items, kLbsThreads * kLbsValues))
+    out << "    tile " << tile.number << ": items [" << tile.a_begin << ", " << tile.a_end << "), objects ["
+        << tile.b_begin() << ", " << tile.b_end() << ")\n";
   out << "\nThe work of each stage for " << format_count(plan.sizes.a) << " objects and " << format_count(plan.sizes.b)
       << " items:\n"
       << floor_line(4.0 * static_cast<double>(plan.sizes.a), 8.0 * static_cast<double>(plan.sizes.b))
@@ -331,33 +371,25 @@ std::string merge_path_picture(const std::vector<int>& a, const std::vector<int>
     out << "\n";
   }
   out << "\n  level 1, the partition kernel: one Merge Path search per tile boundary, in global memory\n";
-  const int tile_items = nt * vt;
-  for (int tile = 0; tile * tile_items < total; ++tile) {
-    const int first = tile * tile_items, last = std::min(total, first + tile_items);
-    const int begin = merge_path(a.data(), na, b.data(), nb, first, Less{});
-    const int end = merge_path(a.data(), na, b.data(), nb, last, Less{});
-    out << "    tile " << tile << ": diagonals " << first << " .. " << last << ", A[" << begin << ", " << end << "), B["
-        << first - begin << ", " << last - end << ")\n";
-  }
+  for (const Cut& tile : cuts_of(a.data(), na, b.data(), nb, nt * vt))
+    out << "    tile " << tile.number << ": diagonals " << tile.first << " .. " << tile.last << ", A[" << tile.a_begin
+        << ", " << tile.a_end << "), B[" << tile.b_begin() << ", " << tile.b_end() << ")\n";
   out << "  level 2, each thread of a tile: a Merge Path search of its diagonal (in shared memory), then VT = " << vt
       << " serial steps\n"
       << "    thread  tile  diagonal  cross point  A range    B range    outputs (from)\n";
-  for (int t = 0; t * vt < total; ++t) {
-    const int first = t * vt, last = std::min(total, first + vt);
-    const int begin = merge_path(a.data(), na, b.data(), nb, first, Less{});
-    const int end = merge_path(a.data(), na, b.data(), nb, last, Less{});
+  for (const Cut& thread : cuts_of(a.data(), na, b.data(), nb, vt)) {
     std::ostringstream range_a, range_b, point, outputs;
-    range_a << "[" << begin << ", " << end << ")";
-    range_b << "[" << first - begin << ", " << last - end << ")";
-    point << "(" << begin << ", " << first - begin << ")";
-    for (int s = first; s < last; ++s) {
+    range_a << "[" << thread.a_begin << ", " << thread.a_end << ")";
+    range_b << "[" << thread.b_begin() << ", " << thread.b_end() << ")";
+    point << "(" << thread.a_begin << ", " << thread.b_begin() << ")";
+    for (int s = thread.first; s < thread.last; ++s) {
       const PathStep& step = steps[static_cast<std::size_t>(s)];
       outputs << (step.from_a ? a[step.index] : b[step.index]) << "(" << (step.from_a ? "A" : "B") << step.index
               << ") ";
     }
-    out << "    " << std::setw(6) << t << std::setw(6) << t / nt << std::setw(10) << first << "  " << std::left
-        << std::setw(13) << point.str() << std::setw(11) << range_a.str() << std::setw(11) << range_b.str()
-        << outputs.str() << std::right << "\n";
+    out << "    " << std::setw(6) << thread.number << std::setw(6) << thread.number / nt << std::setw(10)
+        << thread.first << "  " << std::left << std::setw(13) << point.str() << std::setw(11) << range_a.str()
+        << std::setw(11) << range_b.str() << outputs.str() << std::right << "\n";
   }
   return trim_lines(out.str());
 }
@@ -416,6 +448,162 @@ std::string analyze(const Plan& plan) {
       break;
   }
   return text + merge_section(plan);
+}
+
+namespace {
+
+using json = nlohmann::ordered_json;  // keys in the order written: the schema reads top-down
+
+json cut_json(const Cut& cut, const char* a_name, const char* b_name) {
+  return {{"first", cut.first},
+          {"last", cut.last},
+          {std::string(a_name) + "_begin", cut.a_begin},
+          {std::string(a_name) + "_end", cut.a_end},
+          {std::string(b_name) + "_begin", cut.b_begin()},
+          {std::string(b_name) + "_end", cut.b_end()}};
+}
+
+/// The small merge: its path step by step, its tiles and its threads (merge_path's cross points).
+json merge_path_json() {
+  const std::vector<int>& a = kExampleA;
+  const std::vector<int>& b = kExampleB;
+  const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
+  json path = json::array();
+  for (const PathStep& step : merge_steps(a, b))
+    path.push_back(
+        {{"from", step.from_a ? "A" : "B"}, {"index", step.index}, {"key", (step.from_a ? a : b)[step.index]}});
+  json tiles = json::array();
+  for (const Cut& tile : cuts_of(a.data(), na, b.data(), nb, kExampleThreads * kExampleValues)) {
+    json entry = {{"tile", tile.number}};
+    entry.update(cut_json(tile, "a", "b"));
+    tiles.push_back(entry);
+  }
+  json threads = json::array();
+  for (const Cut& thread : cuts_of(a.data(), na, b.data(), nb, kExampleValues)) {
+    json entry = {{"thread", thread.number}, {"tile", thread.number / kExampleThreads}};
+    entry.update(cut_json(thread, "a", "b"));
+    threads.push_back(entry);
+  }
+  json a_to = json::array(), b_to = json::array();
+  for (int i = 0; i < na; ++i) a_to.push_back(i + search_bound<Bounds::lower>(b.data(), nb, a[i], Less{}));
+  for (int j = 0; j < nb; ++j) b_to.push_back(j + search_bound<Bounds::upper>(a.data(), na, b[j], Less{}));
+  return {{"a", a},
+          {"b", b},
+          {"nt", kExampleThreads},
+          {"vt", kExampleValues},
+          {"ties", "A first"},
+          {"path", path},
+          {"tiles", tiles},
+          {"threads", threads},
+          {"naive", {{"a_goes_to", a_to}, {"b_goes_to", b_to}}}};
+}
+
+json letters_json(const std::vector<int>& keys) {
+  json out = json::array();
+  for (int key : keys) out.push_back(std::string(1, static_cast<char>(key)));
+  return out;
+}
+
+json sorted_search_json() {
+  const std::vector<int>& needles = kTalkNeedles;
+  const std::vector<int>& haystack = kTalkHaystack;
+  std::vector<int> lower(needles.size()), upper(needles.size());
+  sorted_search<Bounds::lower>(needles.data(), needles.size(), haystack.data(), haystack.size(), lower.data(), Less{});
+  sorted_search<Bounds::upper>(needles.data(), needles.size(), haystack.data(), haystack.size(), upper.data(), Less{});
+  return {{"needles", letters_json(needles)}, {"haystack", letters_json(haystack)}, {"lower", lower}, {"upper", upper}};
+}
+
+/// The talk's load-balancing example in the schema tools/plot's load_balance module draws.
+json load_balance_json() {
+  const std::vector<int>& counts = talk_lbs_counts();
+  std::vector<int> offsets(counts.size());
+  int items = 0;
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    offsets[k] = items;
+    items += counts[k];
+  }
+  std::vector<int> objects(static_cast<std::size_t>(items)), ranks(static_cast<std::size_t>(items));
+  load_balance_search(offsets.data(), offsets.size(), static_cast<std::size_t>(items), objects.data(), ranks.data());
+  // The merge's steps in order, from the cross points of consecutive diagonals: a step that
+  // takes an item gives it its object, a step that takes an offset starts the next object.
+  json steps = json::array();
+  for (const Cut& step : load_balance_cuts(offsets, items, 1)) {
+    if (step.a_end > step.a_begin)
+      steps.push_back({{"item", step.a_begin}, {"object", step.b_begin() - 1}});
+    else
+      steps.push_back({{"starts", step.b_begin()}});
+  }
+  json tiles = json::array();
+  for (const Cut& tile : load_balance_cuts(offsets, items, kLbsThreads * kLbsValues)) {
+    json entry = {{"tile", tile.number}};
+    entry.update(cut_json(tile, "items", "objects"));
+    tiles.push_back(entry);
+  }
+  return {{"item_name", "item"}, {"object_name", "object"}, {"counts", counts}, {"offsets", offsets},
+          {"items", items},      {"objects", objects},      {"ranks", ranks},   {"nt", kLbsThreads},
+          {"vt", kLbsValues},    {"steps", steps},          {"tiles", tiles}};
+}
+
+json work_json(const Plan& plan) {
+  std::vector<WorkRow> rows;
+  double read = 0, written = 0;
+  const double a = static_cast<double>(plan.sizes.a), b = static_cast<double>(plan.sizes.b);
+  const double key = plan.wide_keys ? 8.0 : 4.0;
+  switch (plan.problem) {
+    case ProblemKind::search:
+      rows = plan.wide_keys ? search_work<std::int64_t>(plan.sizes) : search_work<std::int32_t>(plan.sizes);
+      read = key * (a + b);
+      written = 4.0 * a;
+      break;
+    case ProblemKind::lbs:
+      rows = lbs_work(plan.sizes);
+      read = 4.0 * a;
+      written = 8.0 * b;
+      break;
+    case ProblemKind::merge:
+      rows = plan.wide_keys ? merge_work<std::int64_t>(plan.sizes) : merge_work<std::int32_t>(plan.sizes);
+      read = written = (key + (plan.pairs ? 4.0 : 0.0)) * (a + b);
+      break;
+  }
+  json stages = json::array();
+  for (const WorkRow& row : rows)
+    stages.push_back({{"stage", row.number},
+                      {"name", row.name},
+                      {"shape", row.shape},
+                      {"global_searches", row.global_searches},
+                      {"global_steps", row.global_searches ? row.global_steps : 0},
+                      {"shared_searches", row.shared_searches},
+                      {"shared_steps", row.shared_searches ? row.shared_steps : 0},
+                      {"note", row.note}});
+  return {{"problem", to_string(plan.problem)},
+          {"a", plan.sizes.a},
+          {"b", plan.sizes.b},
+          {"key", plan.wide_keys ? "int64" : "int32"},
+          {"pairs", plan.pairs},
+          {"bytes_read", read},
+          {"bytes_written", written},
+          {"peak_gbps", kH100PeakGbps},
+          {"floor_ms", (read + written) / (kH100PeakGbps * 1e9) * 1e3},
+          {"stages", stages}};
+}
+
+}  // namespace
+
+std::string analysis_json(const Plan& plan) {
+  const json document = {{"analysis", "merge"},
+                         {"chapter", "03"},
+                         {"merge_path", merge_path_json()},
+                         {"sorted_search", sorted_search_json()},
+                         {"load_balance", load_balance_json()},
+                         {"work", work_json(plan)}};
+  return document.dump(1) + "\n";
+}
+
+std::string analysis(Format format, const Plan& plan) {
+  if (format == Format::json) return analysis_json(plan);
+  if (format != Format::table)
+    throw UsageError(std::string("--format ") + to_string(format) + ": --analyze prints table or json");
+  return analyze(plan);
 }
 
 }  // namespace stepwise::merge

@@ -1,7 +1,8 @@
 // Chapter 03: merge, and the merge-like sorted search and load-balancing search. From one binary
 // search per element to Merge Path, against CUB and Thrust on the same data. --problem picks the
 // table (merge, search, lbs); the stages are in merge.cpp's tables, one file each under
-// stages/; --analyze draws the Merge Path and counts each stage's work without a GPU.
+// stages/; --analyze draws the Merge Path and counts each stage's work without a GPU (--format
+// json for tools/plot's concept diagrams).
 #include <iostream>
 #include <string>
 #include <vector>
@@ -25,7 +26,7 @@ int main(int argc, char** argv) {
 
     const Plan plan = make_plan(cli, chapter_options);
     if (plan.analyze) {
-      std::cout << analyze(plan);
+      std::cout << analysis(cli.options().format, plan);
       return static_cast<int>(kExitOk);
     }
     require_host_bytes(host_bytes_needed(plan), plan.size_options);

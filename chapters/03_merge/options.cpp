@@ -226,8 +226,8 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
   CLI::Option* analyze = cli.add_analyze_flag(
       options.analyze,
       "Print the Merge Path of a small example and the work of each stage at these sizes (--n, --na, --nb, "
-      "--type, --pairs); needs no GPU",
-      {"--n"});
+      "--type, --pairs), as text or (--format json) for tools/plot; needs no GPU",
+      {"--n", "--format"});
   analyze->excludes(distribution)->excludes(bound);
   // The combinations are checked while parsing, so that --check-options (the tour's) refuses them too.
   cli.app().final_callback([&cli, &options] { check_chapter_options(cli, options); });

@@ -144,7 +144,7 @@ class LbsProblem final : public Problem {
         workspace_(partition_workspace_bytes(sizes.a + sizes.b)) {
     load_balance_search(offsets_.data(), offsets_.size(), items_, want_objects_.data(), want_ranks_.data());
   }
-  std::string element_type() const override { return "int32 offsets"; }
+  std::string element_type() const override { return "int32 offsets + items"; }  // n = objects + items
   std::uint64_t reported_n(std::uint64_t) const override { return offsets_.size() + items_; }
   double bytes_moved() const override {  // read the offsets, write an object and a rank per item
     return 4.0 * static_cast<double>(offsets_.size()) + 8.0 * static_cast<double>(items_);

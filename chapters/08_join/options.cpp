@@ -36,16 +36,24 @@ double parse_duplication(const std::string& text) {
 
 void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
   CLI::App& app = cli.app();
-  app.add_option("--join", options.join,
-                 "The join: inner (matches only), left (and A's unmatched rows), right (and B's), outer (both)")
-      ->capture_default_str()
-      ->check(parsed_by([](const std::string& text) { parse_join(text); }, "inner|left|right|outer"));
-  add_count_option(app, "--nb", options.nb, "B's rows (default: --n, A's rows)");
-  app.add_option("--dup", options.duplication,
-                 "How often each key appears in B on average (both tables draw from |B| / dup keys): each A row "
-                 "matches about dup B rows")
-      ->capture_default_str()
-      ->check(parsed_by([](const std::string& text) { parse_duplication(text); }, "D"));
+  CLI::Option* join =
+      app.add_option("--join", options.join,
+                     "The join: inner (matches only), left (and A's unmatched rows), right (and B's), outer (both)")
+          ->capture_default_str()
+          ->check(parsed_by([](const std::string& text) { parse_join(text); }, "inner|left|right|outer"));
+  CLI::Option* nb = add_count_option(app, "--nb", options.nb, "B's rows (default: --n, A's rows)");
+  CLI::Option* dup =
+      app.add_option("--dup", options.duplication,
+                     "How often each key appears in B on average (both tables draw from |B| / dup keys): each A row "
+                     "matches about dup B rows")
+          ->capture_default_str()
+          ->check(parsed_by([](const std::string& text) { parse_duplication(text); }, "D"));
+  CLI::Option* analyze = cli.add_analyze_flag(
+      options.analyze,
+      "Print the talk's inner-join walk-through (bounds, counts, scan, load-balancing search), its expansion's tiles "
+      "and the talk's outer join, as text or (--format json) for tools/plot; needs no GPU",
+      {"--format"});
+  analyze->excludes(join)->excludes(nb)->excludes(dup);
   // The sizes are checked while parsing, so that --check-options (the tour's) refuses them too.
   cli.app().final_callback([&cli, &options] { check_chapter_options(cli, options); });
 }

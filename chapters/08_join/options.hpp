@@ -36,10 +36,12 @@ struct ChapterOptions {
   std::string join = "inner";
   CountOption nb;
   std::string duplication = "1";
+  bool analyze = false;  ///< --analyze: the talk's examples, no GPU (analysis.hpp)
 };
 
-/// Adds --join, --nb and --dup to @p cli, writing into @p options, and check_chapter_options as
-/// the parser's final callback (@p cli and @p options must outlive the parse).
+/// Adds --join, --nb, --dup and --analyze to @p cli, writing into @p options, and
+/// check_chapter_options as the parser's final callback (@p cli and @p options must outlive the
+/// parse). --analyze reads only --format: every other option beside it is refused.
 void add_chapter_options(ChapterCli& cli, ChapterOptions& options);
 
 /// Refuses, at parse time, what make_plan refuses (so that --check-options refuses it too).

@@ -2,8 +2,11 @@
 // brute-force definition on every diagonal, the serial merge against std::merge with values on
 // ties, the sorted search and the load-balancing search against simple references, each cut
 // into per-thread pieces as the tiles cut them), the talk's worked examples, the inputs of every
-// distribution, the CPU reference, the options and sizes, the stage tables and --analyze's text.
+// distribution, the CPU reference, the options and sizes, the stage tables and --analyze's text
+// and JSON.
 #include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -693,6 +696,90 @@ TEST_CASE("--analyze: the Merge Path picture's cross points are merge_path's, th
   const std::string lbs_text = analyze(plan);
   CHECK(lbs_text.find("40 objects generate 79 items") != std::string::npos);
   CHECK(lbs_text.find("70: 36 37 37 37 37 39 39 39 39") != std::string::npos);
+}
+
+TEST_CASE("--analyze --format json: the diagrams' data are merge_path's, the talk's examples, the work table") {
+  Plan plan;
+  plan.sizes = default_sizes(ProblemKind::merge);
+  const nlohmann::json document = nlohmann::json::parse(analysis_json(plan));
+  CHECK(document["analysis"] == "merge");
+  CHECK(document["chapter"] == "03");
+
+  // The small merge: the path is std::merge's order, every tile and thread cut is merge_path's.
+  const nlohmann::json& merge = document["merge_path"];
+  const std::vector<int> a = merge["a"], b = merge["b"];
+  const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
+  REQUIRE(merge["path"].size() == a.size() + b.size());
+  std::vector<int> merged;
+  for (const auto& step : merge["path"]) merged.push_back(step["key"]);
+  CHECK(std::is_sorted(merged.begin(), merged.end()));
+  const int nt = merge["nt"], vt = merge["vt"];
+  for (const auto& [list, spacing] : {std::pair{"tiles", nt * vt}, std::pair{"threads", vt}}) {
+    int first = 0;
+    for (const auto& cut : merge[list]) {
+      CAPTURE(list);
+      CAPTURE(first);
+      CHECK(cut["first"] == first);
+      const int last = std::min(na + nb, first + spacing);
+      CHECK(cut["last"] == last);
+      CHECK(cut["a_begin"] == merge_path(a.data(), na, b.data(), nb, first, Less{}));
+      CHECK(cut["a_end"] == merge_path(a.data(), na, b.data(), nb, last, Less{}));
+      CHECK(cut["a_begin"].get<int>() + cut["b_begin"].get<int>() == first);
+      first = last;
+    }
+    CHECK(first == na + nb);
+  }
+  CHECK(merge["threads"][4]["tile"] == 2);
+  CHECK(merge["naive"]["a_goes_to"] == std::vector<int>{0, 1, 2, 5, 6, 7, 11, 12, 13, 14});
+
+  CHECK(document["sorted_search"]["lower"] == std::vector<int>{0, 0, 3, 5, 7, 7, 7, 7, 9});
+  CHECK(document["sorted_search"]["upper"] == std::vector<int>{3, 3, 4, 5, 9, 9, 9, 9, 9});
+
+  // The load-balancing example: the slide's objects, and a merge of items and offsets whose tiles
+  // all take nt x vt steps (the last the rest), whatever their items.
+  const nlohmann::json& lbs = document["load_balance"];
+  CHECK(lbs["counts"] == talk_lbs_counts());
+  CHECK(lbs["objects"] == talk_lbs_objects());
+  const int items = lbs["items"];
+  CHECK(items == 79);
+  REQUIRE(lbs["steps"].size() == static_cast<std::size_t>(items) + talk_lbs_counts().size());
+  int item = 0, started = 0;
+  for (const auto& step : lbs["steps"]) {
+    if (step.contains("starts")) {
+      CHECK(step["starts"] == started++);
+    } else {
+      CHECK(step["item"] == item);
+      CHECK(step["object"] == talk_lbs_objects()[static_cast<std::size_t>(item)]);
+      CHECK(step["object"] == started - 1);  // the item belongs to the last object started
+      ++item;
+    }
+  }
+  const int tile_steps = lbs["nt"].get<int>() * lbs["vt"].get<int>();
+  int covered = 0;
+  for (const auto& tile : lbs["tiles"]) {
+    const int steps = tile["items_end"].get<int>() - tile["items_begin"].get<int>() + tile["objects_end"].get<int>() -
+                      tile["objects_begin"].get<int>();
+    CHECK(steps == tile["last"].get<int>() - tile["first"].get<int>());
+    CHECK((steps == tile_steps || tile["last"] == items + 40));
+    covered += steps;
+  }
+  CHECK(covered == items + 40);
+  CHECK(lbs["tiles"][1]["items_begin"] == 14);
+
+  // The work table at the default merge: the text's numbers.
+  const nlohmann::json& work = document["work"];
+  CHECK(work["problem"] == "merge");
+  CHECK(work["stages"][0]["global_searches"] == 268435456u);
+  CHECK(work["stages"][3]["shape"] == "512x23");
+  CHECK(work["bytes_read"].get<double>() + work["bytes_written"].get<double>() == doctest::Approx(2.147483648e9));
+  plan.problem = ProblemKind::lbs;
+  plan.sizes = default_sizes(ProblemKind::lbs);
+  CHECK(nlohmann::json::parse(analysis_json(plan))["work"]["stages"][1]["shared_searches"] == 5835554u);
+
+  // --format picks the text or the JSON; nothing else.
+  CHECK(analysis(Format::table, plan) == analyze(plan));
+  CHECK(analysis(Format::json, plan) == analysis_json(plan));
+  CHECK_THROWS_AS(analysis(Format::markdown, plan), UsageError);
 }
 
 TEST_CASE("merge_path_by_bits finds merge_path's cross point on every diagonal, both bounds, 64-bit too") {

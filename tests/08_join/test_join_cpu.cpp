@@ -2,8 +2,11 @@
 // the inner-join walk-through with its LB, UB, COUNTS, SCAN, LBS and RANK columns), the
 // reference join on the edge cases (empty sides, no matches, everything matching everything),
 // the GPU stages' decomposition (bounds, counts, scan, load-balancing search, row writing) run on
-// the CPU against the reference for every join kind, the inputs, and the option parsers.
+// the CPU against the reference for every join kind, --analyze's text and JSON, the inputs, and
+// the option parsers.
 #include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis.hpp"
 #include "cli_checks.hpp"
 #include "inputs.hpp"
 #include "options.hpp"
@@ -41,15 +45,13 @@ Rows rows_of(const JoinPairs& pairs) {
   return rows;
 }
 
-/// The talk's outer-join table (A index, B index), in its order: 13 inner rows and 8 left rows
-/// in A's order, then 5 right rows.
+/// The talk's outer-join table (A index, B index) of A = A0 A1 B0 E0 E1 E2 E3 F0 F1 G0 H0 H1 J0
+/// J1 M0 M1 and B = A0 A1 B0 B1 B2 C0 C1 F0 G0 G1 H0 I0 L0 L1 (the digits number equal keys;
+/// analysis.hpp's talk_outer_input), in its order: 13 inner rows and 8 left rows in A's order,
+/// then 5 right rows.
 const Rows kOuterTable = {{0, 0},   {0, 1},   {1, 0},   {1, 1},  {2, 2},  {2, 3},   {2, 4},   {3, -1},  {4, -1},
                           {5, -1},  {6, -1},  {7, 7},   {8, 7},  {9, 8},  {9, 9},   {10, 10}, {11, 10}, {12, -1},
                           {13, -1}, {14, -1}, {15, -1}, {-1, 5}, {-1, 6}, {-1, 11}, {-1, 12}, {-1, 13}};
-
-/// The talk's outer-join tables: A = A0 A1 B0 E0 E1 E2 E3 F0 F1 G0 H0 H1 J0 J1 M0 M1,
-/// B = A0 A1 B0 B1 B2 C0 C1 F0 G0 G1 H0 I0 L0 L1 (the digit numbers equal keys).
-JoinInput talk_outer_input() { return input_of("AABEEEEFFGHHJJMM", "AABBBCCFGGHILL"); }
 
 /// A brute-force join: every pair compared, then the talk's order.
 JoinPairs brute_force(const JoinInput& input, JoinKind kind) {
@@ -132,9 +134,74 @@ TEST_CASE("the talk's inner-join walk-through: LB, UB, COUNTS, SCAN, LBS, RANK a
   const JoinPairs pairs = join_reference(input, JoinKind::inner);
   CHECK(pairs.a_index == columns.objects);
   CHECK(pairs.b_index == b_rows);
-  // The slide says "8 INPUTS + 15 OUTPUTS. Launch threads for 23 items", but A has 9 rows: the
-  // load-balancing search merges the 15 outputs with 9 offsets, 24 items.
+  // The slide says "8 INPUTS + 15 OUTPUTS. Launch threads for 23 items": the 15 outputs merged
+  // with SCAN[1..8]. The kernels merge all 9 offsets, SCAN[0..8] (A row 0 starts at SCAN[0] = 0):
+  // 24 items.
+  CHECK(input.a.size() - 1 + pairs.size() == 23);
   CHECK(input.a.size() + pairs.size() == 24);
+}
+
+TEST_CASE("--analyze: the walk-through, the expansion's tiles and the outer join, as text and as JSON") {
+  // The analysis's inputs are the talk's (keys as character codes, in the same order as letters()).
+  const JoinInput inner = talk_inner_input();
+  const JoinColumns columns = join_columns(inner, JoinKind::inner);
+  CHECK(columns.lower == join_columns(input_of("AABDFFFFG", "AAABCEEFF"), JoinKind::inner).lower);
+  CHECK(rows_of(join_reference(talk_outer_input(), JoinKind::outer)) == kOuterTable);
+
+  // The expansion's tiles: every tile takes the same number of steps, rows and A rows together,
+  // and the cuts are consecutive.
+  const std::vector<std::int32_t> offsets = {0, 3, 6, 7, 7, 9, 11, 13, 15};
+  const std::vector<ExpansionTile> tiles = expansion_tiles(offsets, 15, 6);
+  REQUIRE(tiles.size() == 4);
+  int rows = 0, objects = 0;
+  for (const ExpansionTile& tile : tiles) {
+    CHECK(tile.rows_begin == rows);
+    CHECK(tile.objects_begin == objects);
+    CHECK(tile.rows_end - tile.rows_begin + tile.objects_end - tile.objects_begin == 6);
+    rows = tile.rows_end;
+    objects = tile.objects_end;
+  }
+  CHECK(rows == 15);
+  CHECK(objects == 9);
+  CHECK(tiles[1].rows_begin == 4);
+  CHECK(tiles[1].objects_end == 5);  // D (row 3) and the first F (row 4) start at row 7, in tile 1
+  CHECK_THROWS_AS(expansion_tiles(offsets, 15, 0), std::invalid_argument);
+
+  const std::string text = analysis(Format::table);
+  CHECK(text == analysis_text());
+  for (const char* line : {"LB             0  0  3  5  7  7  7  7  9", "SCAN           0  3  6  7  7  9 11 13 15",
+                           "LBS            0  0  0  1  1  1  2  4  4  5  5  6  6  7  7",
+                           "tile 1: output rows [4, 7), A rows [2, 5)", "13 inner rows, 8 left rows, 5 right rows"})
+    CHECK_MESSAGE(text.find(line) != std::string::npos, line);
+
+  const nlohmann::json document = nlohmann::json::parse(analysis(Format::json));
+  CHECK(document["analysis"] == "join");
+  const nlohmann::json& walk = document["inner_join"];
+  CHECK(walk["counts"] == std::vector<int>{3, 3, 1, 0, 2, 2, 2, 2, 0});
+  CHECK(walk["scan"] == std::vector<int>{0, 3, 6, 7, 7, 9, 11, 13, 15, 15});
+  CHECK(walk["b_row"] == std::vector<int>{0, 1, 2, 0, 1, 2, 3, 7, 8, 7, 8, 7, 8, 7, 8});
+  const nlohmann::json& lbs = document["load_balance"];
+  CHECK(lbs["offsets"] == offsets);
+  CHECK(lbs["objects"] == columns.objects);
+  CHECK(lbs["slide_items"] == 23);
+  REQUIRE(lbs["steps"].size() == 24);
+  int row = 0, started = 0;
+  for (const auto& step : lbs["steps"]) {
+    if (step.contains("starts")) {
+      CHECK(step["starts"] == started++);
+    } else {
+      CHECK(step["item"] == row);
+      CHECK(step["object"] == columns.objects[static_cast<std::size_t>(row)]);
+      ++row;
+    }
+  }
+  CHECK(lbs["tiles"].size() == tiles.size());
+  CHECK(lbs["tiles"][2]["items_end"] == tiles[2].rows_end);
+  const nlohmann::json& outer = document["outer_join"];
+  REQUIRE(outer["rows"].size() == kOuterTable.size());
+  CHECK(outer["rows"][7]["join"] == "left");
+  CHECK(outer["rows"][25]["b"] == 13);
+  CHECK_THROWS_AS(analysis(Format::csv), UsageError);
 }
 
 TEST_CASE("the reference on the edges: empty sides, no matches, everything matching everything") {

@@ -2,10 +2,12 @@
 # Chapter 03's measurements and figures, from the repository root:
 #   chapters/03_merge/figures/regenerate.sh gpu  [bin-dir] [report-dir]   on a GPU: the README's tables, the sweeps
 #                                                                         and the ncu counters (about 8 minutes on an H100)
-#   chapters/03_merge/figures/regenerate.sh plot [report-dir]             anywhere with matplotlib: every figure
+#   chapters/03_merge/figures/regenerate.sh plot [report-dir]             anywhere with matplotlib: the measured figures
+#   chapters/03_merge/figures/regenerate.sh concepts [bin-dir]            anywhere with matplotlib, no GPU: the concept
+#                                                                         diagrams, from --analyze --format json
 # bin-dir defaults to build/bin, report-dir to build/reports/03 (neither is committed).
 set -euo pipefail
-usage="usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir]"
+usage="usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir] | concepts [bin-dir]"
 mode=${1:?$usage}
 figures=chapters/03_merge/figures
 case "$mode" in
@@ -69,12 +71,22 @@ case "$mode" in
     ;;
   plot)
     reports=${2:-build/reports/03}
-    for table in merge merge-pairs search lbs; do
+    for table in merge merge-pairs; do
       tools/plot staircase "$reports/$table.json" -o "$figures/03_${table//-/_}_staircase.svg"
+    done
+    for table in merge merge-pairs search lbs; do
       tools/plot bandwidth "$reports/$table.json" -o "$figures/03_${table//-/_}_bandwidth.svg"
     done
     tools/plot sweep "$reports/sweep-merge.json" --stage 4 -o "$figures/03_merge_sweep.svg"
     tools/plot sweep "$reports/sweep-merge-pairs.json" --stage 4 -o "$figures/03_merge_pairs_sweep.svg"
+    ;;
+  concepts)
+    bin=${2:-build/bin}
+    analysis=$(mktemp)
+    trap 'rm -f "$analysis"' EXIT
+    "$bin/chapter_03_merge" --analyze --format json > "$analysis"
+    tools/plot analysis "$analysis" --figure merge-path -o "$figures/03_merge_path.svg"
+    tools/plot analysis "$analysis" --figure load-balance -o "$figures/03_load_balance.svg"
     ;;
   *)
     echo "$usage" >&2

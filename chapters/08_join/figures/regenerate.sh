@@ -2,13 +2,15 @@
 # Chapter 08's measurements and figures, from the repository root:
 #   chapters/08_join/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on a GPU
 #   chapters/08_join/figures/regenerate.sh plot [report-dir]                       anywhere with matplotlib
+#   chapters/08_join/figures/regenerate.sh concepts [bin-dir]                      anywhere with matplotlib, no GPU
 # The gpu parts, all by default: tests (the GPU tests and compute-sanitizer), tables (the four joins at the default
 # size), dup (the inner and outer joins at duplication 1, 4, 16 and 64), sweeps (--sweep of the outer join), ncu
 # (where the tuned stage and the library spend their time). bin-dir defaults to build/bin, report-dir to
 # build/reports/08 (neither is committed). The gpu mode prints a summary last: each step's exit code and seconds; the
-# full outputs are in report-dir. plot draws every figure of the README.
+# full outputs are in report-dir. plot draws the README's measured figures, concepts its concept diagrams (from
+# --analyze --format json).
 set -uo pipefail
-usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir]"
+usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir] | concepts [bin-dir]"
 mode=${1:?$usage}
 figures=chapters/08_join/figures
 case "$mode" in
@@ -69,13 +71,22 @@ case "$mode" in
     reports=${2:-build/reports/08}
     tools/plot compare --metric gbps --labels "inner,left,right,outer" "$reports/inner.json" "$reports/left.json" \
       "$reports/right.json" "$reports/outer.json" -o "$figures/08_gbps_by_join.svg" \
-      --title "Chapter 08: GB/s of every stage, four joins of 2^24 x 2^24 rows"
+      --title 'Chapter 08: GB/s of every stage, four joins of $2^{24}$ × $2^{24}$ rows'
     tools/plot compare --metric gbps --labels "dup 1,dup 4,dup 16,dup 64" "$reports/outer-dup1.json" \
       "$reports/outer-dup4.json" "$reports/outer-dup16.json" "$reports/outer-dup64.json" \
       -o "$figures/08_gbps_by_duplication.svg" \
-      --title "Chapter 08: GB/s of every stage, outer joins of 2^22 x 2^22 rows, by duplication"
+      --title 'Chapter 08: GB/s of every stage, outer joins of $2^{22}$ × $2^{22}$ rows, by duplication'
     tools/plot staircase "$reports/outer.json" -o "$figures/08_staircase_outer.svg"
     tools/plot sweep --stage tuned "$reports/sweep-outer.json" -o "$figures/08_sweep_tuned_outer.svg"
+    ;;
+  concepts)
+    bin=${2:-build/bin}
+    analysis=$(mktemp)
+    trap 'rm -f "$analysis"' EXIT
+    "$bin/chapter_08_join" --analyze --format json > "$analysis" || exit 1
+    for figure in expansion load-balance; do
+      tools/plot analysis "$analysis" --figure "$figure" -o "$figures/08_${figure//-/_}.svg" || exit 1
+    done
     ;;
   *)
     echo "$usage" >&2

@@ -2,7 +2,7 @@
 //
 // Changed from stage 1, phase 1: A's keys are sorted, so their bounds in B are a vectorized
 // sorted search, a merge of A with B split by Merge Path (chapter 03): every key of A and B is
-// read once, with 16-byte coalesced loads, instead of 24 dependent loads per search. Three
+// read once, with 16-byte coalesced loads, instead of 25 dependent loads per search. Three
 // searches: the lower bounds of A in B, the upper bounds of A in B, and (right and outer joins)
 // the lower bounds of B in A, from which each B row learns whether A holds its key.
 // Changed in phase 3: the rows are written by the load-balancing search (chapter 03): tile t

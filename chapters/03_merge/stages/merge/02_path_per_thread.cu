@@ -7,8 +7,9 @@
 // drops from O(n log n) to O(n + (n / VT) log n), and every thread gets exactly VT outputs
 // whatever the keys are (no thread idles on a skewed or duplicated input). What is still
 // wrong is the memory access: thread t reads and writes VT consecutive elements, so at each
-// step the 32 lanes of a warp touch 32 addresses VT elements apart, 32 sectors per store
-// instruction instead of 4. Stage 3 moves the tile through shared memory to fix that.
+// step the 32 lanes of a warp touch 32 addresses VT elements apart, up to 32 sectors per store
+// instruction (28 at VT = 7 with 4-byte keys) instead of 4. Stage 3 moves the tile through
+// shared memory to fix that.
 #include "dispatch.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
