@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "sizes.hpp"
 #include "warp_aggregate.hpp"
@@ -22,17 +24,46 @@ std::string hex(std::uint32_t mask) {
   return text.str();
 }
 
-/// The talk's example, drawn: the ballot loop's iterations, each lane's peers, and the
-/// sub-tree's rounds on values 10, 20, ..., 80.
+/// The lanes of @p keys as a mask: lanes 0 to keys.size() - 1.
+std::uint32_t lanes_of(const std::vector<Key>& keys) {
+  if (keys.empty() || keys.size() > static_cast<std::size_t>(kWarpLanes))
+    throw std::invalid_argument("a warp replay takes 1 to 32 lanes' keys");
+  return keys.size() == static_cast<std::size_t>(kWarpLanes) ? 0xffffffffu : lanes_below(static_cast<int>(keys.size()));
+}
+
+/// The lanes of @p mask, as `0 4 7`.
+std::string lane_list(std::uint32_t mask) {
+  std::string text;
+  for (int lane = 0; lane < kWarpLanes; ++lane)
+    if ((mask & lane_bit(lane)) != 0) text += (text.empty() ? "" : " ") + std::to_string(lane);
+  return text;
+}
+
+/// The sub-tree's rounds of @p replay, one line each (the adds whose sums are read), then the
+/// leaders' sums.
+std::string subtree_text(const std::vector<Key>& keys, const SubtreeReplay& replay) {
+  std::ostringstream out;
+  int round_number = 0;
+  for (const SubtreeRound& round : replay.rounds) {
+    out << "  round " << ++round_number << ":";
+    for (const SubtreeAdd& add : round.adds)
+      if (add.used) out << "  lane " << add.lane << " += lane " << add.source;
+    out << "\n";
+  }
+  const std::vector<std::int64_t>& last = replay.rounds.empty() ? replay.initial : replay.rounds.back().values;
+  out << "  leaders: ";
+  for (std::size_t lane = 0; lane < keys.size(); ++lane)
+    if (replay.ranks[lane] == 0) out << "lane " << lane << " (key " << keys[lane] << ") = " << last[lane] << "  ";
+  out << "\n";
+  return out.str();
+}
+
+/// The talk's examples, drawn: the ballot loop's iterations and each lane's peers on 8 lanes,
+/// the sub-tree's rounds on those lanes (values 10, 20, ..., 80), then on the 16-lane example.
 std::string worked_example() {
   const std::vector<Key>& keys = talk_keys();
   const int lanes = static_cast<int>(keys.size());
-  Key warp[kWarpLanes] = {};
-  std::copy(keys.begin(), keys.end(), warp);
-  const std::uint32_t taking_part = lanes_below(lanes);
-  std::uint32_t ballots[kWarpLanes] = {};
-  std::uint32_t peers[kWarpLanes] = {};
-  const int iterations = ballot_loop(warp, taking_part, ballots, peers);
+  const BallotReplay ballots = replay_ballots(keys);
 
   std::ostringstream out;
   out << "The talk's example (S5151, stage 1): 8 lanes, keys";
@@ -42,50 +73,59 @@ std::string worked_example() {
   out << "\n  key:   ";
   for (Key key : keys) out << key << " ";
   out << "\n";
-  std::uint32_t unassigned = taking_part;
-  for (int i = 0; i < iterations; ++i) {
-    const int leader = leader_of(unassigned);
-    out << "  iteration " << i + 1 << ": lowest unassigned lane " << leader << " (key " << keys[leader]
-        << "), __ballot_sync(key == " << keys[leader] << ") = " << hex(ballots[i]) << " = "
-        << slide_bits(ballots[i], lanes) << " (lane 0 on the right)\n";
-    unassigned ^= ballots[i];
-  }
+  int number = 0;
+  for (const BallotIteration& iteration : ballots.iterations)
+    out << "  iteration " << ++number << ": lowest unassigned lane " << iteration.leader << " (key " << iteration.key
+        << "), __ballot_sync(key == " << iteration.key << ") = " << hex(iteration.ballot) << " = "
+        << slide_bits(iteration.ballot, lanes) << " (lane 0 on the right)\n";
   out << "  peers:  ";
-  for (int lane = 0; lane < lanes; ++lane) out << " " << hex(peers[lane]);
+  for (std::uint32_t peers : ballots.peers) out << " " << hex(peers);
   out << "\n  (__match_any_sync returns the same masks in one instruction)\n\n";
 
-  int values[kWarpLanes] = {};
-  for (int lane = 0; lane < lanes; ++lane) values[lane] = 10 * (lane + 1);
+  std::vector<std::int64_t> values(keys.size());
+  for (int lane = 0; lane < lanes; ++lane) values[static_cast<std::size_t>(lane)] = 10 * (lane + 1);
   out << "The sub-tree reduction (stage 2 of the talk) on values";
-  for (int lane = 0; lane < lanes; ++lane) out << " " << values[lane];
-  out << ":\n";
-  SubtreeLane state[kWarpLanes];
-  for (int lane = 0; lane < lanes; ++lane) state[lane] = SubtreeLane::start(peers[lane], lane);
-  std::uint32_t taken = 0;  // lanes whose sums were added into a lower lane: what they add next is never read
-  for (int round = 1;; ++round) {
-    if (std::none_of(state, state + lanes, [](const SubtreeLane& s) { return s.remaining != 0; })) break;
-    int before[kWarpLanes] = {};
-    std::copy(values, values + kWarpLanes, before);
-    std::uint32_t done = 0;
-    out << "  round " << round << ":";
-    for (int lane = 0; lane < lanes; ++lane) {
-      const int source = state[lane].source();
-      if (source >= 0) {
-        values[lane] = before[lane] + before[source];
-        if ((taken & lane_bit(lane)) == 0) out << "  lane " << lane << " += lane " << source;
-      }
-      if (state[lane].done()) done |= lane_bit(lane);
-    }
-    out << "\n";
-    taken |= done;
-    for (int lane = 0; lane < lanes; ++lane) state[lane].advance(done);
-  }
-  out << "  leaders: ";
-  for (int lane = 0; lane < lanes; ++lane)
-    if (leader_of(peers[lane]) == lane)
-      out << "lane " << lane << " (key " << keys[lane] << ") = " << values[lane] << "  ";
-  out << "\n  one atomic per key: 3 instead of 8\n";
+  for (std::int64_t value : values) out << " " << value;
+  out << ":\n" << subtree_text(keys, replay_subtree(keys, values));
+  out << "  one atomic per key: 3 instead of 8\n\n";
+
+  const std::vector<Key>& wide = subtree_example_keys();
+  const SubtreeReplay replay = replay_subtree(wide, subtree_example_values());
+  out << "The talk's sub-tree example (slides 19-20): 16 lanes, peers";
+  for (std::size_t lane = 0; lane < wide.size(); ++lane)
+    if (replay.ranks[lane] == 0) out << " {" << lane_list(replay.peers[lane]) << "}";
+  out << ", values";
+  for (std::int64_t value : replay.initial) out << " " << value;
+  int largest = 0;
+  for (std::uint32_t peers : replay.peers) largest = std::max(largest, popcount32(peers));
+  out << "\n"
+      << subtree_text(wide, replay) << "  " << replay.rounds.size() << " rounds for a largest group of " << largest
+      << " lanes: ceil(log2(" << largest << "))\n";
   return out.str();
+}
+
+/// The shares of stage 1's atomics the stages issue, as the text and the JSON report them.
+struct StageAtomics {
+  int number;
+  const char* name;
+  double per_element;  ///< atomics per element
+  const char* where;   ///< global, or shared where the bins fit
+};
+
+std::vector<StageAtomics> stage_atomics(const WarpProfile& profile) {
+  const double elements = static_cast<double>(std::max<std::uint64_t>(profile.elements, 1));
+  const double grouped = static_cast<double>(profile.groups) / elements;
+  return {{1, "naive", 1.0, "global"},
+          {2, "ballot-peers", grouped, "global"},
+          {3, "match-peers", grouped, "global"},
+          {4, "subtree", grouped, "global"},
+          {5, "shared", grouped, "shared"},
+          {6, "adaptive", static_cast<double>(profile.adaptive_atomics) / elements, "shared"},
+          {7, "thread-runs", static_cast<double>(profile.run_atomics) / elements, "shared"}};
+}
+
+double per_tile(std::uint64_t count, const WarpProfile& profile) {
+  return static_cast<double>(count) / static_cast<double>(std::max<std::uint64_t>(profile.tiles, 1));
 }
 
 }  // namespace
@@ -93,6 +133,77 @@ std::string worked_example() {
 const std::vector<Key>& talk_keys() {
   static const std::vector<Key> keys = {2, 3, 3, 1, 2, 3, 1, 2};
   return keys;
+}
+
+const std::vector<Key>& subtree_example_keys() {
+  static const std::vector<Key> keys = {1, 2, 2, 3, 1, 2, 3, 1, 2, 3, 1, 3, 1, 1, 2, 3};
+  return keys;
+}
+
+const std::vector<std::int64_t>& subtree_example_values() {
+  static const std::vector<std::int64_t> values = {9, 8, 2, 6, 2, 7, 1, 4, 7, 6, 1, 8, 7, 8, 4, 7};
+  return values;
+}
+
+BallotReplay replay_ballots(const std::vector<Key>& keys) {
+  const std::uint32_t taking_part = lanes_of(keys);
+  Key warp[kWarpLanes] = {};
+  std::copy(keys.begin(), keys.end(), warp);
+  std::uint32_t ballots[kWarpLanes] = {};
+  std::uint32_t peers[kWarpLanes] = {};
+  const int iterations = ballot_loop(warp, taking_part, ballots, peers);
+  BallotReplay replay;
+  std::uint32_t unassigned = taking_part;
+  for (int i = 0; i < iterations; ++i) {
+    BallotIteration iteration;
+    iteration.leader = leader_of(unassigned);
+    iteration.key = warp[iteration.leader];
+    iteration.unassigned = unassigned;
+    iteration.ballot = ballots[i];
+    replay.iterations.push_back(iteration);
+    unassigned ^= ballots[i];
+  }
+  replay.peers.assign(peers, peers + keys.size());
+  return replay;
+}
+
+SubtreeReplay replay_subtree(const std::vector<Key>& keys, const std::vector<std::int64_t>& values) {
+  const std::uint32_t taking_part = lanes_of(keys);
+  if (values.size() != keys.size()) throw std::invalid_argument("replay_subtree: one value per key");
+  const int lanes = static_cast<int>(keys.size());
+  Key warp[kWarpLanes] = {};
+  std::copy(keys.begin(), keys.end(), warp);
+  SubtreeReplay replay;
+  replay.initial = values;
+  SubtreeLane state[kWarpLanes];
+  for (int lane = 0; lane < lanes; ++lane) {
+    const std::uint32_t peers = peers_of(warp, taking_part, lane);
+    replay.peers.push_back(peers);
+    replay.ranks.push_back(ticket_rank(peers, lane));
+    state[lane] = SubtreeLane::start(peers, lane);
+  }
+  std::vector<std::int64_t> current = values;
+  std::uint32_t taken_before = 0;  // lanes whose sums lower lanes took in an earlier round
+  while (std::any_of(state, state + lanes, [](const SubtreeLane& lane) { return lane.remaining != 0; })) {
+    SubtreeRound round;
+    round.values = current;
+    for (int lane = 0; lane < lanes; ++lane) {
+      if (state[lane].done()) round.taken |= lane_bit(lane);
+      const int source = state[lane].source();
+      if (source < 0) continue;
+      round.values[static_cast<std::size_t>(lane)] =
+          current[static_cast<std::size_t>(lane)] + current[static_cast<std::size_t>(source)];
+      // A lane whose value a lower lane takes this round, or took before, still adds (every lane
+      // shuffles), but nobody reads its sum.
+      const bool used = (taken_before & lane_bit(lane)) == 0 && !state[lane].done();
+      round.adds.push_back({lane, source, used});
+    }
+    for (int lane = 0; lane < lanes; ++lane) state[lane].advance(round.taken);
+    taken_before |= round.taken;
+    current = round.values;
+    replay.rounds.push_back(std::move(round));
+  }
+  return replay;
 }
 
 std::string slide_bits(std::uint32_t mask, int lanes) {
@@ -209,6 +320,87 @@ std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed) {
       << " is one atomic, the warp's last runs are matched\n";
   out << "  lib cub::DeviceHistogram (int-add): per-block privatized bins, its own scheme\n";
   return out.str();
+}
+
+namespace {
+
+using json = nlohmann::ordered_json;  // keys in the order written: the schema reads top-down
+
+json ballot_json(const std::vector<Key>& keys) {
+  const BallotReplay replay = replay_ballots(keys);
+  const int lanes = static_cast<int>(keys.size());
+  json iterations = json::array();
+  for (const BallotIteration& iteration : replay.iterations)
+    iterations.push_back({{"leader", iteration.leader},
+                          {"key", iteration.key},
+                          {"unassigned", iteration.unassigned},
+                          {"ballot", iteration.ballot},
+                          {"ballot_bits", slide_bits(iteration.ballot, lanes)}});
+  return {{"lanes", lanes}, {"keys", keys}, {"iterations", iterations}, {"peers", replay.peers}};
+}
+
+json subtree_json(const std::vector<Key>& keys, const std::vector<std::int64_t>& values, const std::string& source) {
+  const SubtreeReplay replay = replay_subtree(keys, values);
+  json rounds = json::array();
+  for (const SubtreeRound& round : replay.rounds) {
+    json adds = json::array();
+    for (const SubtreeAdd& add : round.adds)
+      adds.push_back({{"lane", add.lane}, {"source", add.source}, {"used", add.used}});
+    rounds.push_back({{"adds", adds}, {"taken", round.taken}, {"values", round.values}});
+  }
+  json leaders = json::array();
+  const std::vector<std::int64_t>& last = replay.rounds.empty() ? replay.initial : replay.rounds.back().values;
+  for (std::size_t lane = 0; lane < keys.size(); ++lane)
+    if (replay.ranks[lane] == 0)
+      leaders.push_back({{"lane", lane}, {"key", keys[lane]}, {"peers", replay.peers[lane]}, {"sum", last[lane]}});
+  return {{"source", source},      {"lanes", keys.size()},     {"keys", keys},     {"peers", replay.peers},
+          {"ranks", replay.ranks}, {"values", replay.initial}, {"rounds", rounds}, {"leaders", leaders}};
+}
+
+}  // namespace
+
+std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed) {
+  std::vector<std::int64_t> tens(talk_keys().size());
+  for (std::size_t lane = 0; lane < tens.size(); ++lane) tens[lane] = 10 * static_cast<std::int64_t>(lane + 1);
+  json document;
+  document["analysis"] = "atomics-peers";
+  document["chapter"] = "05";
+  document["warp_size"] = kWarpLanes;
+  json ballot = ballot_json(talk_keys());
+  ballot["source"] = "Westphal, GTC 2015 S5151, slides 9-15";
+  document["ballot_example"] = ballot;
+  document["subtree_small"] = subtree_json(talk_keys(), tens, "the ballot example's lanes, values 10, 20, ..., 80");
+  document["subtree_example"] =
+      subtree_json(subtree_example_keys(), subtree_example_values(), "Westphal, GTC 2015 S5151, slides 19-20");
+
+  const std::uint64_t profiled = std::min(n, kMaxAnalyzedKeys);
+  const std::vector<Key> keys = make_keys(profiled, plan.bins, plan.distribution, seed);
+  const WarpProfile profile = profile_warps(keys);
+  json distinct = json::array();
+  for (int d = 1; d <= kWarpLanes; ++d)
+    if (profile.distinct[static_cast<std::size_t>(d)] > 0)
+      distinct.push_back({{"keys", d}, {"tiles", profile.distinct[static_cast<std::size_t>(d)]}});
+  json stages = json::array();
+  for (const StageAtomics& stage : stage_atomics(profile))
+    stages.push_back({{"stage", stage.number},
+                      {"name", stage.name},
+                      {"atomics_per_element", stage.per_element},
+                      {"bins", stage.where}});
+  const std::size_t first_tile = std::min<std::size_t>(keys.size(), kWarpLanes);
+  document["keys"] = {
+      {"n", n},
+      {"profiled", profiled},
+      {"bins", plan.bins},
+      {"distribution", to_string(plan.distribution)},
+      {"seed", seed},
+      {"tiles", profile.tiles},
+      {"first_tile", std::vector<Key>(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(first_tile))},
+      {"distinct_per_tile", distinct},
+      {"mean_distinct", per_tile(profile.groups, profile)},
+      {"subtree_rounds_per_tile", per_tile(profile.subtree_rounds, profile)},
+      {"adaptive_skipped_share", per_tile(profile.adaptive_skipped, profile)},
+      {"stages", stages}};
+  return document.dump(2) + "\n";
 }
 
 }  // namespace stepwise::atomics

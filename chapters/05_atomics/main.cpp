@@ -2,7 +2,8 @@
 // element to one per distinct key per warp (Westphal's voting and shuffling), against
 // cub::DeviceHistogram, and the filter's ticket, which the compiler now aggregates by itself.
 // --problem picks the table; the stages are in atomics.cpp's tables, one file each under
-// stages/; --surface times them over keys per warp and operations; --analyze needs no GPU.
+// stages/; --surface times them over keys per warp and operations; --analyze needs no GPU
+// (--format json for tools/plot's peers and sub-tree diagrams).
 #include <cstdint>
 #include <iostream>
 #include <string>
@@ -27,7 +28,8 @@ int main(int argc, char** argv) {
     const std::uint64_t n = cli.options().n;
     if (plan.analyze) {
       require_host_bytes(analysis_host_bytes(plan, n), plan.sizes);
-      std::cout << analyze(plan, n, cli.options().seed);
+      const std::uint64_t seed = cli.options().seed;
+      std::cout << (cli.options().format == Format::json ? analyze_json(plan, n, seed) : analyze(plan, n, seed));
       return static_cast<int>(kExitOk);
     }
     require_host_bytes(host_bytes(plan, n), plan.sizes);  // before the GPU opens: exit 2, not 77

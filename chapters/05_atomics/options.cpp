@@ -118,9 +118,10 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
                                       "three unless --op is given); print the speedups over stage 1");
   CLI::Option* analyze = cli.add_analyze_flag(
       options.analyze,
-      "Print the talk's worked example, the distinct keys per warp of these keys (the first 2^26 of them at most) "
-      "and the atomics each stage issues per element; needs no GPU",
-      {"--n", "--seed"});
+      "Print the talk's worked examples, the distinct keys per warp of these keys (the first 2^26 of them at most) "
+      "and the atomics each stage issues per element, as a table or (--format json) the document tools/plot draws "
+      "the peers and sub-tree diagrams from; needs no GPU",
+      {"--n", "--seed", "--format"});
   analyze->excludes(surface);
   analyze->excludes(app.get_option("--op"));
   surface->excludes(cli.option("--sweep"));
@@ -154,6 +155,11 @@ Plan plan_for(ChapterCli& cli, const ChapterOptions& options) {
                               ? std::string("the ticket table has no library row")
                               : std::string("--op ") + to_string(plan.op) +
                                     " has no library row (cub::DeviceHistogram counts: it has no weights)"));
+  if (plan.analyze && given("--format")) {
+    const std::string format = cli.option("--format")->as<std::string>();
+    if (format != "table" && format != "json")
+      throw UsageError("--format " + format + ": --analyze prints table or json");
+  }
   if (plan.surface) {
     if (given("--distribution"))
       throw UsageError("--distribution: --surface draws its own keys (runs of 32, 16, ..., 1)");

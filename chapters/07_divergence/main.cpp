@@ -2,7 +2,7 @@
 // warp and serialize; from the divergent kernel and the best kernel that moves nothing, to
 // remaps by reference redirection and by data transformation, partial, pipelined and
 // controlled. The stages are in divergence.cpp's tables, one file each under stages/; --analyze
-// needs no GPU.
+// needs no GPU (--format json for tools/plot's remapping diagram).
 #include <cstdint>
 #include <iostream>
 
@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
     const Plan plan = make_plan(cli, chapter_options, n);
     if (plan.analyze) {
       require_host_bytes(analysis_host_bytes(plan, n), n_as_given(cli));
-      std::cout << analyze(plan, n, cli.options().seed);
+      const std::uint64_t seed = cli.options().seed;
+      std::cout << (cli.options().format == Format::json ? analyze_json(plan, n, seed) : analyze(plan, n, seed));
       return static_cast<int>(kExitOk);
     }
     require_host_bytes(host_bytes(plan, n), n_as_given(cli));  // before the GPU opens: exit 2, not 77

@@ -101,13 +101,20 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options, const Workloa
       ->capture_default_str()
       ->transform(decimal_in(1, 65536));
   app.add_option("--steps", options.steps, "Mutation: the generations run (default 8)")->transform(decimal_in(1, 1000));
-  CLI::Option* analyze = cli.add_analyze_flag(options.analyze,
-                                              "Print the paths, the divergent warps and each stage's warp efficiency "
-                                              "and moved elements (of the first 2^26 elements at most); needs no GPU",
-                                              {"--n", "--seed"});
+  CLI::Option* analyze = cli.add_analyze_flag(
+      options.analyze,
+      "Print the paths, the divergent warps and each stage's warp efficiency and moved elements (of the first 2^26 "
+      "elements at most), as a table or (--format json) with the paper's path-vector example, the document "
+      "tools/plot draws the remapping diagram from; needs no GPU",
+      {"--n", "--seed", "--format"});
   analyze->excludes(app.get_option("--steps"));  // it analyzes the first generation
-  if (tables != nullptr)
-    app.final_callback([&cli, &options, tables] {
+  app.final_callback([&cli, &options, tables] {
+    if (options.analyze && given(cli, "--format")) {
+      const std::string format = cli.option("--format")->as<std::string>();
+      if (format != "table" && format != "json")
+        throw CLI::ValidationError("--format " + format + ": --analyze prints table or json");
+    }
+    if (tables != nullptr) {
       if (options.workload == "mutation") return;
       for (const std::string& selector : cli.option("--stage")->results()) {
         const std::string stage = stage_of_mutation_only(selector, *tables);
@@ -115,7 +122,8 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options, const Workloa
           throw CLI::ValidationError("--stage " + selector + ": stage " + stage +
                                      " exists only for --workload mutation");
       }
-    });
+    }
+  });
 }
 
 WorkloadKind workload_in_arguments(int argc, const char* const* argv) {

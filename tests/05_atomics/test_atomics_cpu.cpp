@@ -1,12 +1,13 @@
 // CPU tests of chapter 05: the host/device lane arithmetic the kernels run (the talk's worked
 // example with its exact ballots, peers from key arrays against the ballot loop, the sub-tree
 // reduction's schedule with a non-commutative operation, the ticket's ranks), the inputs of
-// every distribution, the checks and their tolerance, the options, --analyze's profile and the
-// surface's report.
+// every distribution, the checks and their tolerance, the options, --analyze's profile, its
+// replays of the talk's ballot loop and 16-lane sub-tree and its JSON form, and the surface's report.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 #include <string>
@@ -370,13 +371,18 @@ TEST_CASE("options: --bins as --n writes counts, and --stage lib only where the 
 TEST_CASE("options: --analyze refuses the common options it does not read, and --op") {
   ChapterOptions reads;
   CHECK(parse({"--analyze", "--n", "1000", "--seed", "7", "--bins", "64", "--distribution", "zipf:1.1"}, reads) == -1);
+  for (const char* format : {"table", "json"}) {
+    ChapterOptions prints;
+    CHECK(parse({"--analyze", "--format", format}, prints) == -1);
+  }
   for (const std::vector<std::string>& idle : std::vector<std::vector<std::string>>{{"--reps", "3"},
                                                                                     {"--warmup", "1"},
                                                                                     {"--device", "0"},
                                                                                     {"--compact"},
                                                                                     {"--warm-cache"},
                                                                                     {"--flush", "write"},
-                                                                                    {"--format", "json"},
+                                                                                    {"--format", "csv"},
+                                                                                    {"--format", "markdown"},
                                                                                     {"--output", "x.json"},
                                                                                     {"--stage", "1"},
                                                                                     {"--sweep"},
@@ -511,6 +517,85 @@ TEST_CASE("--analyze: the text") {
   CHECK(text.find("= 0x91 = 10010001") != std::string::npos);
   CHECK(text.find("atomics per element") != std::string::npos);
   CHECK(text.find("7  thread-runs") != std::string::npos);
+}
+
+TEST_CASE("--analyze: the ballot loop replayed, iteration by iteration, as the talk's slides 9-15 draw it") {
+  const BallotReplay replay = replay_ballots(talk_keys());
+  REQUIRE(replay.iterations.size() == 3);
+  CHECK(replay.iterations[0].leader == 0);
+  CHECK(replay.iterations[0].key == 2);
+  CHECK(replay.iterations[0].unassigned == 0xffu);
+  CHECK(replay.iterations[0].ballot == 0x91u);
+  CHECK(replay.iterations[1].leader == 1);
+  CHECK(replay.iterations[1].unassigned == 0x6eu);
+  CHECK(replay.iterations[1].ballot == 0x26u);
+  CHECK(replay.iterations[2].leader == 3);
+  CHECK(replay.iterations[2].key == 1);
+  CHECK(replay.iterations[2].ballot == 0x48u);
+  CHECK(replay.peers == std::vector<std::uint32_t>{0x91, 0x26, 0x26, 0x48, 0x91, 0x26, 0x48, 0x91});
+  CHECK_THROWS_AS(replay_ballots({}), std::invalid_argument);
+  CHECK_THROWS_AS(replay_ballots(std::vector<Key>(33, 1)), std::invalid_argument);
+}
+
+TEST_CASE("--analyze: the talk's 16-lane sub-tree, with the values of its slides 19 and 20") {
+  const SubtreeReplay replay = replay_subtree(subtree_example_keys(), subtree_example_values());
+  // The peer masks of slide 19: lanes 0 4 7 10 12 13, lanes 1 2 5 8 14, lanes 3 6 9 11 15.
+  CHECK(replay.peers[0] == 0x3491u);
+  CHECK(replay.peers[1] == 0x4126u);
+  CHECK(replay.peers[3] == 0x8a48u);
+  CHECK(replay.ranks == std::vector<int>{0, 0, 1, 0, 1, 2, 1, 2, 3, 2, 3, 3, 4, 5, 4, 4});
+  REQUIRE(replay.rounds.size() == 3);  // ceil(log2(6))
+  // Slide 20, "value after iteration 1", for the lanes whose sums are read on.
+  const std::vector<std::int64_t>& first = replay.rounds[0].values;
+  CHECK(first[0] == 11);
+  CHECK(first[1] == 10);
+  CHECK(first[3] == 7);
+  CHECK(first[5] == 14);
+  CHECK(first[7] == 5);
+  CHECK(first[9] == 14);
+  CHECK(first[12] == 15);
+  CHECK(first[14] == 4);
+  CHECK(first[15] == 7);
+  CHECK(replay.rounds[0].taken == 0x2d54u);  // the odd ranks: lanes 2 4 6 8 10 11 13
+  const std::vector<std::int64_t>& last = replay.rounds.back().values;
+  CHECK(last[0] == 9 + 2 + 4 + 1 + 7 + 8);
+  CHECK(last[1] == 8 + 2 + 7 + 7 + 4);
+  CHECK(last[3] == 6 + 1 + 6 + 8 + 7);
+  // Only the adds whose sums are read on are 'used': round 1's lane 4 += lane 7 is not.
+  for (const SubtreeAdd& add : replay.rounds[0].adds)
+    if (add.lane == 4) CHECK_FALSE(add.used);
+  std::size_t used = 0;
+  for (const SubtreeRound& round : replay.rounds)
+    used += static_cast<std::size_t>(
+        std::count_if(round.adds.begin(), round.adds.end(), [](const SubtreeAdd& add) { return add.used; }));
+  CHECK(used == 16 - 3);  // every lane but the three leaders is added exactly once
+  CHECK_THROWS_AS(replay_subtree(talk_keys(), {1, 2}), std::invalid_argument);
+}
+
+TEST_CASE("--analyze --format json: the document tools/plot draws the peers and sub-tree diagrams from") {
+  Plan plan;
+  plan.bins = 1024;
+  plan.distribution = parse_distribution("runs:1");
+  const nlohmann::json document = nlohmann::json::parse(analyze_json(plan, 1000, 7));
+  CHECK(document["analysis"] == "atomics-peers");
+  CHECK(document["ballot_example"]["iterations"][1]["ballot_bits"] == "00100110");
+  CHECK(document["ballot_example"]["peers"][2] == 0x26);
+  CHECK(document["subtree_small"]["leaders"][0]["sum"] == 140);
+  const nlohmann::json& wide = document["subtree_example"];
+  CHECK(wide["lanes"] == 16);
+  CHECK(wide["rounds"].size() == 3);
+  CHECK(wide["leaders"].size() == 3);
+  CHECK(wide["leaders"][2]["lane"] == 3);
+  CHECK(wide["leaders"][2]["sum"] == 28);
+  const nlohmann::json& keys = document["keys"];
+  CHECK(keys["distribution"] == "runs:1");
+  CHECK(keys["tiles"] == 32);
+  // runs:1 over 1024 bins: a tile's 32 keys are 1024 / 32 = 32 bins apart, all in one bank.
+  REQUIRE(keys["first_tile"].size() == 32);
+  const int first = keys["first_tile"][0];
+  for (int lane = 0; lane < 32; ++lane) CHECK(keys["first_tile"][lane] == (first + 32 * lane) % 1024);
+  CHECK(keys["stages"][0]["atomics_per_element"] == 1.0);
+  CHECK(keys["stages"][6]["name"] == "thread-runs");
 }
 
 TEST_CASE("--analyze: above 2^26 keys it profiles the first 2^26 and says so") {

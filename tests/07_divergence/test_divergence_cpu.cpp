@@ -1,13 +1,14 @@
 // CPU tests of chapter 07: the workloads' work (one loop gives what a branch per path gives;
 // a mutation flips as many bits as it says), the inputs (the share of mixed warps is what was
 // asked, 0 % gives no divergent warp), the arrangements the remaps give the elements, the warp
-// costs --analyze reports (worked by hand), the host remap of stage 6, stage 7's slots, stage 8's
-// decision, and the option parsers.
+// costs --analyze reports (worked by hand), its JSON form and the paper's path-vector example, the
+// host remap of stage 6, stage 7's slots, stage 8's decision, and the option parsers.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <bitset>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -302,6 +303,46 @@ TEST_CASE("--analyze reports the paths, the warps and each stage, by hand for a 
   CHECK(mixed.find("2  branch-light                1,920") != std::string::npos);  // 64 warps x 30
 }
 
+TEST_CASE("--analyze: the paper's path-vector example, remapped by the chapter's stable order") {
+  const PvectorExample example = pvector_example();
+  REQUIRE(example.values.size() == 16);
+  // The paper's table (slides 10-11): tid 0 holds 2 (<0,1>), tid 1 holds 11 (<1,0>), tid 2 holds 14 (<0,0>).
+  CHECK(example.values[0] == 2);
+  CHECK(example.paths[0] == 1);
+  CHECK(example.values[1] == 11);
+  CHECK(example.paths[1] == 2);
+  CHECK(example.values[2] == 14);
+  CHECK(example.paths[2] == 0);
+  // Stable by path: the five <0,0> elements in their order, then <0,1>, <1,0>, <1,1>.
+  CHECK(example.order == std::vector<std::uint32_t>{2, 5, 7, 9, 15, 0, 12, 14, 1, 11, 13, 3, 4, 6, 8, 10});
+  for (std::size_t t = 1; t < example.order.size(); ++t)
+    CHECK(example.paths[example.order[t - 1]] <= example.paths[example.order[t]]);
+  // Warps of 4: every warp holds two paths or more before; after, only the two warps across a
+  // boundary between paths do.
+  CHECK(example.paths_before == std::vector<unsigned>{4, 2, 3, 3});
+  CHECK(example.paths_after == std::vector<unsigned>{1, 2, 2, 1});
+}
+
+TEST_CASE("--analyze --format json: the example and the text's numbers, for tools/plot") {
+  Plan plan;
+  plan.paths = 2;
+  plan.rounds = {10, 30};
+  const nlohmann::json document = nlohmann::json::parse(analyze_json(plan, 32 * 64, 1));
+  CHECK(document["analysis"] == "divergence-remap");
+  const nlohmann::json& example = document["pvector_example"];
+  CHECK(example["warp_width"] == 4);
+  CHECK(example["pvectors"][1] == nlohmann::json::array({1, 0}));
+  CHECK(example["order"][0] == 2);
+  CHECK(example["paths_per_warp_after"][3] == 1);
+  const nlohmann::json& input = document["input"];
+  CHECK(input["warps"] == 64);
+  CHECK(input["divergent_warps"] == 64);
+  CHECK(input["stages"][0]["name"] == "divergent");
+  CHECK(input["stages"][0]["warp_rounds"] == 2560.0);  // 64 warps x (10 + 30), as the text says
+  CHECK(input["stages"][1]["warp_rounds"] == 1920.0);
+  CHECK(input["sample"]["break_even_rounds"] == kBreakEvenRounds);
+}
+
 TEST_CASE("--analyze looks at the first 2^26 elements at most, and says so") {
   Plan plan;
   plan.rounds = {64, 128, 256, 512};
@@ -371,13 +412,15 @@ TEST_CASE("the table is the workload's, --workload=mutation or --workload mutati
 TEST_CASE("--analyze refuses the common options it does not read, and --steps") {
   CHECK(parse_like_main(
             {"--analyze", "--n", "1000", "--seed", "3", "--workload", "mutation", "--mutation-rate", "5%"}) == -1);
+  for (const char* format : {"table", "json"}) CHECK(parse_like_main({"--analyze", "--format", format}) == -1);
   for (const std::vector<std::string>& idle : std::vector<std::vector<std::string>>{{"--reps", "3"},
                                                                                     {"--warmup", "1"},
                                                                                     {"--device", "0"},
                                                                                     {"--compact"},
                                                                                     {"--warm-cache"},
                                                                                     {"--flush", "write"},
-                                                                                    {"--format", "json"},
+                                                                                    {"--format", "csv"},
+                                                                                    {"--format", "markdown"},
                                                                                     {"--output", "x.json"},
                                                                                     {"--stage", "1"},
                                                                                     {"--sweep"},

@@ -1,14 +1,21 @@
 """The speedup surface of a chapter's `--surface` run (chapter 05): one heat map per operation,
 the stages down the side, keys per warp across, each cell colored by its speedup over stage 1
-(naive) of the same cell on a log scale centered on 1x (blue faster, red slower), with the
-value written in it. A point that failed its check is hatched.
+(naive) of the same cell, with the value written in it. A point that failed its check is hatched.
+
+The colors are a diverging scale on log(speedup), white at 1x, blue faster, red slower, the same
+color for 2x faster as for 2x slower; the scale (and its color bar) covers only the range the
+surface spans, from its slowest cell (or 0.8x) to its fastest (or 1.25x), so that a surface that is
+nowhere slower than stage 1 does not leave half of the bar unused. The color bar's label says the
+range.
 """
 import math
 from typing import Dict, List, Tuple
 
+import matplotlib
 from matplotlib.cm import ScalarMappable
-from matplotlib.colors import LogNorm
+from matplotlib.colors import ListedColormap, LogNorm
 from matplotlib.patches import Rectangle
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from . import style
 from .report import ReportError
@@ -43,10 +50,21 @@ def _label(point: dict) -> str:
     return f"{number if number else 'lib'} {point['stage']}"
 
 
-def _norm(points: List[dict]) -> LogNorm:
+_LOW, _HIGH = 0.8, 1.25  # the scale covers at least these, so that 1x is inside it
+
+
+def scale(points: List[dict]) -> Tuple[LogNorm, ListedColormap, float]:
+    """The norm and colormap of the surface's cells, and the reach (in decades) of the side of 1x that goes
+    further: RdBu at 0.5 + 0.5 log10(speedup) / reach, white at 1x, cut to the speedups there are."""
     speedups = [point["speedup"] for point in points if point.get("speedup")]
-    reach = max([abs(math.log10(value)) for value in speedups] + [math.log10(2.0)])
-    return LogNorm(10 ** -reach, 10 ** reach)
+    low = min(speedups + [_LOW])
+    high = max(speedups + [_HIGH])
+    reach = max(abs(math.log10(low)), abs(math.log10(high)))
+    base = matplotlib.colormaps[COLORMAP]
+    first, last = math.log10(low), math.log10(high)
+    samples = [10 ** (first + (last - first) * k / 255) for k in range(256)]
+    cut = ListedColormap([base(0.5 + 0.5 * math.log10(value) / reach) for value in samples], name="RdBu_cut")
+    return LogNorm(low, high), cut, reach
 
 
 def _text(value: float) -> str:
@@ -58,8 +76,8 @@ def draw(document: dict, source: str, title: str = None, sub: str = None):
     points = check(document, source)
     ops = _ordered(point["op"] for point in points)
     keys = sorted({point["keys_per_warp"] for point in points})
-    norm = _norm(points)
-    colors = ScalarMappable(norm, COLORMAP)
+    norm, colormap, reach = scale(points)
+    colors = ScalarMappable(norm, colormap)
     stages_per_op = {op: _ordered((point["number"], point["stage"]) for point in points if point["op"] == op) for op in ops}
     tallest = max(len(stages) for stages in stages_per_op.values())
     fig = style.new_figure(1.2 + 5.2 * len(ops), 2.6 + 0.62 * tallest)
@@ -82,7 +100,7 @@ def draw(document: dict, source: str, title: str = None, sub: str = None):
                     continue
                 color = colors.to_rgba(point["speedup"])
                 ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=color, edgecolor="white", linewidth=1.5))
-                ink = "white" if abs(math.log10(point["speedup"])) > 0.6 * math.log10(norm.vmax) else "black"
+                ink = "white" if abs(math.log10(point["speedup"])) > 0.6 * reach else "black"
                 ax.text(x, y, _text(point["speedup"]), ha="center", va="center", fontsize=11, color=ink)
         ax.set_xticks(range(len(keys)))
         ax.set_xticklabels([str(value) for value in keys])
@@ -95,10 +113,18 @@ def draw(document: dict, source: str, title: str = None, sub: str = None):
         ax.tick_params(length=0)
         for side in ax.spines.values():
             side.set_visible(False)
-    fig.colorbar(colors, ax=list(axes), label="speedup over naive", shrink=0.9, aspect=25)
+    bar = fig.colorbar(colors, ax=list(axes), shrink=0.9, aspect=25, label="speedup over naive (log scale)")
+    ticks = [value for value in (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
+             if norm.vmin <= value <= norm.vmax]
+    bar.ax.yaxis.set_major_locator(FixedLocator(ticks))
+    bar.ax.yaxis.set_minor_locator(NullLocator())
+    bar.ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}×"))
     subtitle = _subtitle(document) if sub is None else sub
     fig.suptitle("\n".join(text for text in ((title or default_title(document)), subtitle) if text))
-    style.caption(fig, ["keys per warp d: runs of 32/d equal keys; each cell: stage 1's median time over the stage's"])
+    style.caption(fig, ["keys per warp d: each warp's 32 keys are d runs of 32/d equal keys, on bins K/d apart.",
+                        "Each cell: stage 1's median time over the stage's.",
+                        f"Color: log scale over the surface's range, {_text(norm.vmin)} to {_text(norm.vmax)};"
+                        " white: 1×, blue faster, red slower."])
     return fig
 
 

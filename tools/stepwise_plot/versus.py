@@ -19,6 +19,9 @@ from .report import Report, ReportError, Row
 from .staircase import log_ticks
 
 _BASELINE_DASHES = (0, (6, 3))
+# The kernels' colors: the shared sequence, then six more (Paul Tol's muted scheme, none of them the
+# library's vermillion), so that up to twelve stages never share a color; past twelve the markers still differ.
+PALETTE = style.SEQUENCE + ("#882255", "#999933", "#44AA99", "#332288", "#AA4499", "#661100")
 
 
 @dataclass
@@ -105,8 +108,7 @@ def draw(reports: List[Report], baseline: str, xlabel: str, labels: List[str], t
         if line.library:
             _plot(ax, line, style.LIBRARY, "*", 3.2, 15)
         else:
-            _plot(ax, line, style.SEQUENCE[kernels % len(style.SEQUENCE)], style.MARKERS[kernels % len(style.MARKERS)],
-                  2.2, 9)
+            _plot(ax, line, PALETTE[kernels % len(PALETTE)], style.MARKERS[kernels % len(style.MARKERS)], 2.2, 9)
             kernels += 1
     ax.axhline(1.0, color=style.MEMCPY, linestyle=_BASELINE_DASHES, linewidth=1.8, zorder=1,
                label=f"baseline: {style.plain(base.label)}")

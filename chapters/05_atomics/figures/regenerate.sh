@@ -3,11 +3,13 @@
 #   chapters/05_atomics/figures/regenerate.sh gpu  [bin-dir] [report-dir]   on a GPU: the README's tables, the surface,
 #                                                                          the ncu counters, the SASS of the ticket
 #                                                                          kernels, the GPU tests and compute-sanitizer
-#   chapters/05_atomics/figures/regenerate.sh plot [report-dir]             anywhere with matplotlib: every figure
+#   chapters/05_atomics/figures/regenerate.sh plot [report-dir]             anywhere with matplotlib: the measured figures
+#   chapters/05_atomics/figures/regenerate.sh concepts [bin-dir] [report-dir]  anywhere with matplotlib, no GPU: the
+#                                                                          peers and sub-tree diagrams (--analyze)
 # bin-dir defaults to build/bin, report-dir to build/reports/05 (neither is committed). The gpu mode prints a
 # summary last: each step's exit code and seconds; the full outputs are in report-dir.
 set -uo pipefail
-usage="usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir]"
+usage="usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir] | concepts [bin-dir] [report-dir]"
 mode=${1:?$usage}
 figures=chapters/05_atomics/figures
 case "$mode" in
@@ -53,11 +55,18 @@ case "$mode" in
       table "hist-$op-65536-runs1" --op "$op" --bins 65536 --distribution runs:1
       table "hist-$op-1024-zipf" --op "$op" --bins 1024 --distribution zipf:1.1
     done
-    # The size, 2^22 keys, for comparison with the H200 numbers quoted in the README.
+    # 2^22 keys, the size of the double-cas tables at 32 bins, for the other operations too.
     for op in float-add double-cas; do
       table "hist22-$op-32-runs32" --op "$op" --n 2^22 --bins 32 --distribution runs:32
       table "hist22-$op-65536-runs1" --op "$op" --n 2^22 --bins 65536 --distribution runs:1
     done
+
+    # At 2^24 keys stage 7 and CUB take 27-49 us, where fixed costs (launches, zeroing and merging the bins) weigh:
+    # the same tables at 2^28 keys (1 GiB of keys).
+    for bins in 32 256 65536; do
+      table "hist28-int-add-$bins-uniform" --op int-add --bins "$bins" --n 2^28
+    done
+    table hist28-int-add-256-allequal --op int-add --bins 256 --n 2^28 --distribution all-equal
 
     # 3. The surface: every stage over 1..32 keys per warp and each operation, at 256 and 1024 bins.
     for bins in 256 1024; do
@@ -112,6 +121,14 @@ case "$mode" in
     tools/plot staircase "$reports/hist-int-add-256-uniform.json" -o "$figures/05_staircase_int_256_uniform.svg"
     tools/plot bandwidth "$reports/hist-int-add-256-uniform.json" -o "$figures/05_bandwidth_int_256_uniform.svg"
     tools/plot staircase "$reports/hist-int-add-65536-uniform.json" -o "$figures/05_staircase_int_65536_uniform.svg"
+    ;;
+  concepts)
+    bin=${2:-build/bin}
+    reports=${3:-build/reports/05}
+    mkdir -p "$reports"
+    "$bin/chapter_05_atomics" --analyze --format json > "$reports/analyze.json"
+    tools/plot analysis "$reports/analyze.json" --figure peers -o "$figures/05_peers.svg"
+    tools/plot analysis "$reports/analyze.json" --figure subtree -o "$figures/05_subtree.svg"
     ;;
   *)
     echo "$usage" >&2

@@ -2,14 +2,16 @@
 # Chapter 07's measurements and figures, from the repository root:
 #   chapters/07_divergence/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on a GPU
 #   chapters/07_divergence/figures/regenerate.sh plot [report-dir]                       anywhere with matplotlib
+#   chapters/07_divergence/figures/regenerate.sh concepts [bin-dir] [report-dir]         anywhere with matplotlib, no GPU
 # The gpu parts, all by default: tests (the GPU tests and compute-sanitizer), tables (the README's tables; mutation:
 # only the two mutation tables at 10 % and 0), divergence
 # (the synthetic workload from 0 % to 100 % mixed warps), ncu (threads per instruction and time of the work's kernel,
 # and the duration of every kernel of stage 3's mutation run: the remaps that stages 6 and 7 try to hide).
 # bin-dir defaults to build/bin, report-dir to build/reports/07 (neither is committed). The gpu mode prints a summary
-# last: each step's exit code and seconds; the full outputs are in report-dir. plot draws every figure of the README.
+# last: each step's exit code and seconds; the full outputs are in report-dir. plot draws the README's measured figures,
+# concepts its remapping diagram (from --analyze --format json).
 set -uo pipefail
-usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir]"
+usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir] | concepts [bin-dir] [report-dir]"
 mode=${1:?$usage}
 figures=chapters/07_divergence/figures
 case "$mode" in
@@ -107,6 +109,13 @@ case "$mode" in
       "$reports/mutation-0.json" "$reports/mutation-1.json" "$reports/mutation-10.json" \
       -o "$figures/07_mutation_vs_rate.svg" \
       --title "Chapter 07: speedup over stage 2 by mutation rate (mutation, 8 generations)"
+    ;;
+  concepts)
+    bin=${2:-build/bin}
+    reports=${3:-build/reports/07}
+    mkdir -p "$reports"
+    "$bin/chapter_07_divergence" --analyze --format json > "$reports/analyze.json"
+    tools/plot analysis "$reports/analyze.json" --figure remap -o "$figures/07_remap.svg"
     ;;
   *)
     echo "$usage" >&2

@@ -2,7 +2,7 @@
 // run in place.
 //
 // Changed from stage 7: the remap no longer sorts every element. Stage 7's overlapped remaps cost
-// the work 61 us each because what they execute (draws, ballots, 96 MiB of keys and indices per
+// the work 62 us each because what they execute (draws, ballots, 96 MiB of keys and indices per
 // generation) comes out of the work's issue slots and bandwidth; overlap hides what a remap waits
 // for, not what it does. So this remap does less, in the spirit of LAM (move only what must
 // move): one pass draws each element's path, writes one bit per element (set: the costliest
@@ -14,10 +14,10 @@
 // of the costliest path. The order matters because the next step's remap runs beside this step's
 // work: the cheap elements come first and are bound by memory (16 bytes read and written for one
 // round of arithmetic), so the remap's arithmetic runs while the work's arithmetic units are idle;
-// with the listed elements first (a build that did so), it ran against the mutations' arithmetic
-// and took three times as much of the work's time. With the mutation workload at 10 %: 6.7 MB of
-// list and 2 MiB of bits per generation instead of 64 MiB of indices and 16 MiB of keys, one pass
-// instead of two.
+// with the listed elements first (the other order, measured in NOTES.md), it ran against the
+// mutations' arithmetic and took three times as much of the work's time. With the mutation
+// workload at 10 %: 6.7 MB of list and 2 MiB of bits per generation instead of 64 MiB of indices
+// and 16 MiB of keys, one pass instead of two.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
