@@ -217,6 +217,9 @@ inline unsigned overlapped_remap_blocks() { return static_cast<unsigned>(current
 /// each step k, the remap of step k + 1 into set (k + 1) % 2 on the workspace's side stream while
 /// step k's work reads set k % 2 on @p stream. Events make each work wait for its set's remap and
 /// each remap wait until the work that last read its set is done.
+/// @param workspace holds the side stream and the events of the pipeline
+/// @param steps the number of steps
+/// @param stream the work's stream; the side stream first waits for what is already enqueued on it
 /// @param remap `remap(step, set, first, side)` enqueues the remap of @p step into @p set on
 ///   `side`; `first` is true for step 0's, which has no work to hide behind.
 /// @param work `work(step, set, stream)` enqueues step @p step's work through set @p set.
