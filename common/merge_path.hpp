@@ -47,7 +47,12 @@ STEPWISE_HD constexpr bool merge_takes_a(const X& a_key, const Y& b_key, Comp co
 /// @p a[0, a_count) and @p b[0, b_count) come from A (the rest, diagonal minus that, come from
 /// B). A binary search along the cross diagonal: at most ceil(log2(min(a_count, b_count) + 1))
 /// steps, each reading one key of A and one of B.
+/// @param a the first input, sorted by @p comp
+/// @param a_count its length
+/// @param b the second input, sorted by @p comp
+/// @param b_count its length
 /// @param diagonal in [0, a_count + b_count]
+/// @param comp the strict order of the keys, `comp(x, y)` when x goes before y
 template <Bounds bounds = Bounds::lower, class AIt, class BIt, class Index, class Comp>
 STEPWISE_HD Index merge_path(AIt a, Index a_count, BIt b, Index b_count, Index diagonal, Comp comp) {
   Index begin = diagonal > b_count ? diagonal - b_count : Index(0);

@@ -22,6 +22,10 @@ namespace stepwise {
 /// Parses @p argv with CLI11 and the chapter's own options, exactly as the real parse will read
 /// them (`--workload=mutation` and `--workload mutation` alike), and prints nothing: the caller
 /// then builds the ChapterCli with the table these options ask for and parses again for real.
+/// @param argc the command line's argument count, as main got it
+/// @param argv the command line, as main got it
+/// @param chapter the chapter's name and description, for the probe's ChapterCli
+/// @param options the chapter's options, filled from the command line
 /// @param add_options registers the chapter's options: `add_options(cli, options)`
 /// @return true when the command line parsed and @p options holds its values; false when it
 ///   did not (the real parse says why), and the caller keeps its defaults.

@@ -77,6 +77,8 @@ __device__ __forceinline__ std::uint32_t peers_by_match(Key key, std::uint32_t l
 /// and one ballot (SubtreeLane has the schedule). The other lanes return partial sums.
 /// @p peers is this lane's peer mask (from peers_by_match or peers_by_ballot_loop over the
 /// full warp). All 32 lanes call, with their own peer masks.
+/// @param peers this lane's peer mask
+/// @param value this lane's value
 /// @param add the reduction, `add(lower lane's value, higher lane's value)`; it need not commute
 template <class T, class Add>
 __device__ __forceinline__ T subtree_reduce(std::uint32_t peers, T value, Add add) {

@@ -47,8 +47,9 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
   CLI::Option* analyze = cli.add_analyze_flag(
       options.analyze,
       "Print what each stage costs on this input (atomics, passes over the input, launches, bytes; counted on the "
-      "first 2^26 elements at most); needs no GPU",
-      {"--n", "--seed"});
+      "first 2^26 elements at most), as a table or (--format json) with the packing and look-back examples that "
+      "tools/plot draws; needs no GPU",
+      {"--n", "--seed", "--format"});
   for (const char* name : {"--type", "--first-poll-ns", "--ticket-first"}) analyze->excludes(app.get_option(name));
   app.final_callback([&cli] {
     require_stage_selected(cli, "--first-poll-ns", 6, 7, "stages 6 and 7");

@@ -2,13 +2,14 @@
 // set exactly where kept, reproducible from the seed), the reference (both forms keep the same
 // elements), the check every row goes through (ordered and unordered, counts, payloads, writes
 // past the kept count), the radix sort behind the multiset check, the option parsers, and the
-// --analyze counts.
+// --analyze counts, packings and look-back example (table and JSON).
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -282,6 +283,122 @@ TEST_CASE("--analyze above 2^26 elements counts the first 2^26 and scales their 
         std::string::npos);
 }
 
+TEST_CASE("--analyze: a warp's ballot gives each kept lane its rank among the voters") {
+  Plan plan;
+  plan.selectivity = 1.0;
+  WarpBallot all = warp_ballot(plan, 1000, 1, 64);
+  CHECK(all.ballot == 0xffffffffu);
+  CHECK(all.voters == 32);
+  for (int lane = 0; lane < 32; ++lane) CHECK(all.ranks[static_cast<std::size_t>(lane)] == lane);
+  WarpBallot edge = warp_ballot(plan, 70, 1, 64);  // only lanes 0-5 hold an element
+  CHECK(edge.ballot == 0x3fu);
+  CHECK(edge.ranks[6] == -1);
+  plan.selectivity = 0.5;
+  const WarpBallot half = warp_ballot(plan, 1000, 7, 0);
+  int rank = 0;
+  for (int lane = 0; lane < 32; ++lane) {
+    const bool kept = is_kept(7, static_cast<std::size_t>(lane), 0.5, plan.pattern);
+    CHECK(((half.ballot >> lane) & 1u) == (kept ? 1u : 0u));
+    CHECK(half.ranks[static_cast<std::size_t>(lane)] == (kept ? rank++ : -1));
+  }
+  CHECK(half.voters == rank);
+}
+
+TEST_CASE("--analyze: stage 3's strided tile and stage 7's sliced tile pack every kept element once, in order") {
+  Plan plan;
+  plan.selectivity = 0.3;
+  const std::uint64_t n = 3 * 2048 + 100, seed = 5;
+  const StridedPacking strided = strided_packing(plan, n, seed, 1, {256, 8});
+  REQUIRE(strided.counts.size() == 8);
+  REQUIRE(strided.counts[0].size() == 8);
+  unsigned expected = 0;
+  for (int step = 0; step < 8; ++step) {
+    for (int warp = 0; warp < 8; ++warp) {  // TileRanks's order: (step, warp)
+      const std::uint64_t first = 2048 + 256u * static_cast<unsigned>(step) + 32u * static_cast<unsigned>(warp);
+      CHECK(strided.offsets[step][warp] == expected);
+      CHECK(strided.counts[step][warp] == static_cast<unsigned>(warp_ballot(plan, n, seed, first).voters));
+      expected += strided.counts[step][warp];
+    }
+  }
+  CHECK(strided.total == expected);
+  unsigned kept = 0;
+  for (std::uint64_t i = 2048; i < 4096; ++i) kept += is_kept(seed, i, plan.selectivity, plan.pattern);
+  CHECK(strided.total == kept);
+  const SlicedPacking sliced = sliced_packing(plan, n, seed, 1, {64, 32});  // 2 warps of 1024: the same 2048
+  CHECK(sliced.slice == 1024);
+  REQUIRE(sliced.counts.size() == 2);
+  CHECK(sliced.offsets == std::vector<unsigned>{0, sliced.counts[0]});
+  CHECK(sliced.total == kept);
+  const StridedPacking ragged = strided_packing(plan, n, seed, 3, {256, 8});  // 100 elements left
+  unsigned last = 0;
+  for (std::uint64_t i = 3 * 2048; i < n; ++i) last += is_kept(seed, i, plan.selectivity, plan.pattern);
+  CHECK(ragged.total == last);
+  CHECK(ragged.counts[1] == std::vector<unsigned>(8, 0u));
+}
+
+TEST_CASE("--analyze: the look-back example adds up to the kept elements before its tile") {
+  Plan plan;
+  const LaunchShape tuned{128, 40};
+  SUBCASE("one window: the nearest inclusive prefix is 6 tiles back") {
+    const LookbackExample example = lookback_example(plan, kDefaultN, 1, tuned);
+    CHECK(example.tile == 40);
+    CHECK(example.last_inclusive == 34);
+    REQUIRE(example.windows.size() == 1);
+    const LookbackExample::Window& window = example.windows[0];
+    CHECK(window.tiles[0] == 39);
+    CHECK(window.nearest_inclusive == 5);
+    CHECK(window.flags[4] == CountFlag::aggregate);
+    CHECK(window.flags[5] == CountFlag::inclusive);
+    CHECK(example.exclusive_prefix == example.sequential);
+    CHECK(example.own_count > 0);
+  }
+  SUBCASE("a window of counts only moves 32 tiles back") {
+    plan.selectivity = 0.01;
+    plan.pattern = runs(700);
+    const LookbackExample example = lookback_example(plan, kDefaultN, 3, tuned, 38);
+    CHECK(example.last_inclusive == 1);
+    REQUIRE(example.windows.size() == 2);
+    CHECK(example.windows[0].nearest_inclusive == -1);
+    CHECK(example.windows[0].folded_lanes == 32);
+    CHECK(example.windows[1].window_end == 8);
+    CHECK(example.windows[1].nearest_inclusive == 6);
+    CHECK(example.exclusive_prefix == example.sequential);
+  }
+  SUBCASE("few tiles: the last one looks back, tile 0 is always inclusive; a single tile has nothing to look at") {
+    const LookbackExample three = lookback_example(plan, 2 * 5120 + 1, 1, tuned);
+    CHECK(three.tile == 2);
+    REQUIRE(three.windows.size() == 1);
+    CHECK(three.windows[0].nearest_inclusive == 1);
+    CHECK(three.exclusive_prefix == three.sequential);
+    const LookbackExample one = lookback_example(plan, 5120, 1, tuned);
+    CHECK(one.tile == 0);
+    CHECK(one.windows.empty());
+    CHECK(one.exclusive_prefix == 0);
+  }
+}
+
+TEST_CASE("--analyze --format json: the table's numbers and every diagram's data") {
+  Plan plan;
+  const nlohmann::json document = nlohmann::json::parse(analyze_json(plan, 1 << 20, 1, analyzed_stages()));
+  CHECK(document.at("analysis") == "compaction");
+  CHECK(document.at("n") == 1 << 20);
+  REQUIRE(document.at("stages").size() == 8);
+  CHECK(document.at("stages")[6].at("name") == "tuned");
+  CHECK(document.at("stages")[6].at("shape").at("items") == 40);
+  CHECK(document.at("warp").at("kept").size() == 32);
+  CHECK(document.at("strided_tile").at("counts").size() == 8);
+  CHECK(document.at("sliced_tile").at("slice") == 1280);
+  CHECK(document.at("lookback").at("tile") == 40);
+  CHECK(document.at("lookback").at("exclusive_prefix") == document.at("lookback").at("sequential"));
+  CHECK(document.at("lookback").at("windows")[0].at("flags")[5] == "P");
+  std::vector<StageInfo> without = analyzed_stages();
+  without.erase(without.begin() + 2, without.begin() + 7);  // no stage 3 or 7: no packing, no look-back
+  const nlohmann::json fewer = nlohmann::json::parse(analyze_json(plan, 4096, 1, without));
+  CHECK(fewer.contains("warp"));
+  CHECK_FALSE(fewer.contains("strided_tile"));
+  CHECK_FALSE(fewer.contains("lookback"));
+}
+
 namespace {
 
 /// Parses @p arguments as main does, with @p flags_seen set to what the probe read. Returns the
@@ -314,6 +431,7 @@ TEST_CASE("options: the probe reads --flags as the parse does, and options that 
   CHECK(parse_like_main({"--first-poll-ns", "100", "--stage", "1", "--stage", "tuned"}) == -1);
   CHECK(parse_like_main({"--ticket-first", "--stage", "7"}) == -1);
   CHECK(parse_like_main({"--analyze", "--n", "1000", "--seed", "2", "--flags", "--payload"}) == -1);
+  CHECK(parse_like_main({"--analyze", "--format", "json"}) == -1);
   for (const std::vector<std::string>& bad :
        std::vector<std::vector<std::string>>{{"--first-poll-ns", "100", "--stage", "5"},
                                              {"--first-poll-ns", "100", "--stage", "lib"},

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Chapter 06's measurements and figures, from the repository root:
-#   chapters/06_compaction/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on a GPU
-#   chapters/06_compaction/figures/regenerate.sh plot [report-dir]                       anywhere with matplotlib
+#   chapters/06_compaction/figures/regenerate.sh gpu      [bin-dir] [report-dir] [part...]   on a GPU
+#   chapters/06_compaction/figures/regenerate.sh plot     [report-dir]                       anywhere with matplotlib
+#   chapters/06_compaction/figures/regenerate.sh concepts [bin-dir] [report-dir]             anywhere with matplotlib
 # The gpu parts, all by default: tests (the GPU tests and compute-sanitizer), tables (the README's tables), more (the
 # other inputs), polls (stages 6, 7 and CUB at six first-poll delays, both forms, 1/50/99 %), sweeps (--sweep of both
 # forms at 50 %, of stages 3, 7 and 8 at 1 %), ncu (the counters, and the SASS of stages 1 and 2). bin-dir defaults to
 # build/bin, report-dir to build/reports/06 (neither is committed). The gpu mode prints a summary last: each step's
-# exit code and seconds; the full outputs are in report-dir. plot draws every figure of the README.
+# exit code and seconds; the full outputs are in report-dir. plot draws the README's measured figures from the gpu
+# mode's reports; concepts draws its two diagrams from --analyze --format json (no GPU, about 2 s).
 set -uo pipefail
-usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir]"
+usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir] | concepts [bin-dir] [report-dir]"
 mode=${1:?$usage}
 figures=chapters/06_compaction/figures
 case "$mode" in
@@ -110,8 +112,18 @@ case "$mode" in
     tools/plot compare --metric gbps --labels "1 %,50 %,99 %" "$reports/flagged-1.json" "$reports/flagged-50.json" \
       "$reports/flagged-99.json" -o "$figures/06_gbps_by_selectivity_flagged.svg" \
       --title "Chapter 06: GB/s of every stage at three selectivities (flag bytes)"
-    tools/plot staircase "$reports/if-50.json" -o "$figures/06_staircase_if_50.svg"
+    tools/plot staircase "$reports/if-50.json" -o "$figures/06_staircase_if_50.svg" \
+      --title "Chapter 06 compaction: speedup over stage 1 at 50 % (stages 1-3 and 8 unordered; 4-7 and CUB ordered)"
     tools/plot sweep --stage tuned "$reports/sweep-if.json" -o "$figures/06_sweep_tuned_if_50.svg"
+    ;;
+  concepts)
+    bin=${2:-build/bin}
+    reports=${3:-build/reports/06}
+    mkdir -p "$reports" || exit 1
+    "$bin/chapter_06_compaction" --analyze --format json > "$reports/analysis.json" || exit 1
+    for figure in packing lookback; do
+      tools/plot analysis "$reports/analysis.json" --figure "$figure" -o "$figures/06_$figure.svg" || exit 1
+    done
     ;;
   *)
     echo "$usage" >&2
