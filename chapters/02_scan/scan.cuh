@@ -65,6 +65,11 @@ __global__ void __launch_bounds__(NT)
 /// totals by the same method (recursively, until one block holds them all), and add them
 /// back with @p add_prefixes. Levels of totals are stacked from @p totals (the workspace);
 /// every level is enqueued without a host sync.
+/// @param in the n elements to scan
+/// @param out where the scan goes (may be @p in)
+/// @param n how many elements
+/// @param exclusive an exclusive scan (else inclusive)
+/// @param totals the workspace: room for every level's block totals
 /// @param block_scan `(in, out, count, totals or nullptr, exclusive, grid)`: launches the block scan
 /// @param add_prefixes `(out, count, prefixes, grid)`: launches add_block_prefixes
 template <class Op, int ITEMS, class BlockScanLaunch, class AddLaunch>
