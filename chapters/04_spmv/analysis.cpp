@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
@@ -62,6 +63,7 @@ void check_shapes(const AnalysisShapes& shapes) {
         "2, 4, 8, 16 or 32, not " +
         std::to_string(shapes.vector_lanes));
   if (shapes.balanced_items < 1) throw std::invalid_argument("analyze: items per thread must be at least 1");
+  if (shapes.walk_threads < 1) throw std::invalid_argument("analyze: the merge walk's tiles need a thread or more");
 }
 
 /// The matrix: size, density, row-length statistics and the log2 histogram drawn with bars.
@@ -104,6 +106,16 @@ std::string scalar_section(const CsrMatrix& matrix, const RowLengths& lengths, c
       << " (the most idle warp: " << percent(work.worst_warp_idle) << ")\n"
       << "  busiest thread / average thread: " << lengths.max << " / " << format_fixed(lengths.mean, 2) << " = "
       << format_fixed(work.busiest_over_average, 2) << "x\n";
+  return out.str();
+}
+
+/// Stage 2: how many of the nonzeros find x in their block's slice.
+std::string shared_cache_section(double share, int threads) {
+  std::ostringstream out;
+  out << "Stage 2, shared-cache: block b copies x[b*" << threads << ", (b+1)*" << threads
+      << ") into shared memory (the slice on its rows' diagonal)\n"
+      << "  nonzeros whose column lies in their block's slice: " << percent(share)
+      << " (the others read x from global memory)\n";
   return out.str();
 }
 
@@ -155,6 +167,64 @@ std::string balanced_section(const CsrMatrix& matrix, const BalancedWork& work) 
   return out.str();
 }
 
+/// A stage's warps (WarpWork) as JSON.
+nlohmann::ordered_json warp_json(const WarpWork& work) {
+  return {{"lanes_per_row", work.lanes_per_row},
+          {"warps", work.warps},
+          {"idle_in_groups", work.idle_in_groups},
+          {"idle_in_warps", work.idle_in_warps},
+          {"mean_warp_steps", work.mean_warp_steps},
+          {"max_warp_steps", work.max_warp_steps},
+          {"slowest_warps", work.slowest_warps},
+          {"worst_warp_idle", work.worst_warp_idle},
+          {"busiest_over_average", work.busiest_over_average}};
+}
+
+const char* partial_name(PartialSum partial) {
+  switch (partial) {
+    case PartialSum::shared:
+      return "shared";
+    case PartialSum::carry:
+      return "carry";
+    case PartialSum::none:
+      break;
+  }
+  return "none";
+}
+
+/// The merge walk as JSON: its threads with their items, and its tiles with their carries.
+nlohmann::ordered_json walk_json(const MergeWalk& walk) {
+  nlohmann::ordered_json threads = nlohmann::ordered_json::array();
+  for (const MergeThread& thread : walk.threads) {
+    nlohmann::ordered_json items = nlohmann::ordered_json::array();
+    for (const MergeItem& item : thread.items)
+      items.push_back({{"kind", item.row_end ? "end" : "nonzero"}, {"index", item.index}, {"row", item.row}});
+    threads.push_back({{"tile", thread.tile},
+                       {"diagonal", thread.diagonal},
+                       {"first_nonzero", thread.first_nonzero},
+                       {"first_row", thread.first_row},
+                       {"items", items},
+                       {"partial", partial_name(thread.partial)},
+                       {"partial_row", thread.partial_row},
+                       {"partial_nonzeros", thread.partial_nonzeros}});
+  }
+  nlohmann::ordered_json tiles = nlohmann::ordered_json::array();
+  for (const MergeTileSpan& tile : walk.tiles)
+    tiles.push_back({{"diagonal", tile.diagonal},
+                     {"first_nonzero", tile.first_nonzero},
+                     {"first_row", tile.first_row},
+                     {"end_row", tile.end_row},
+                     {"carry_row", tile.carry_row},
+                     {"carry_nonzeros", tile.carry_nonzeros}});
+  return {{"threads_per_tile", walk.threads_per_tile},
+          {"items_per_thread", walk.items_per_thread},
+          {"rows", walk.rows},
+          {"nonzeros", walk.nonzeros},
+          {"row_ends", walk.row_ends},
+          {"threads", threads},
+          {"tiles", tiles}};
+}
+
 }  // namespace
 
 int vector_lanes_for(double mean_row_length) {
@@ -181,6 +251,19 @@ double near_diagonal_share(const CsrMatrix& matrix) {
 }
 
 bool columns_are_banded(double near_diagonal_share) { return near_diagonal_share >= 0.9; }
+
+double slice_share(const CsrMatrix& matrix, int threads_per_block) {
+  if (threads_per_block < 1) throw std::invalid_argument("slice_share: threads per block must be positive");
+  if (matrix.nnz() == 0) return 0.0;
+  std::int64_t in_slice = 0;
+  for (std::int32_t row = 0; row < matrix.rows; ++row) {
+    const std::int64_t begin = static_cast<std::int64_t>(row) / threads_per_block * threads_per_block;
+    const std::int64_t end = std::min<std::int64_t>(begin + threads_per_block, matrix.cols);
+    for (std::int64_t j = matrix.offsets[row]; j < matrix.offsets[row + 1]; ++j)
+      if (matrix.columns[j] >= begin && matrix.columns[j] < end) ++in_slice;
+  }
+  return static_cast<double>(in_slice) / static_cast<double>(matrix.nnz());
+}
 
 int tuned_vector_lanes_for(double mean_row_length) {
   int lanes = 8;
@@ -304,11 +387,10 @@ BalancedWork balanced_work(const CsrMatrix& matrix, int threads_per_tile, int it
 }
 
 std::string merge_items_picture(const CsrMatrix& matrix, int items_per_thread) {
-  constexpr std::int64_t kMostItems = 64;
   const std::int64_t rows = matrix.rows;
   const std::int64_t nnz = static_cast<std::int64_t>(matrix.nnz());
   const std::int64_t total = rows + nnz;
-  if (total == 0 || total > kMostItems || items_per_thread < 1) return "";
+  if (total == 0 || total > kMostPictureItems || items_per_thread < 1) return "";
   const std::int32_t* row_ends = matrix.offsets.data() + 1;
   std::ostringstream out;
   for (std::int64_t diagonal = 0; diagonal < total; diagonal += items_per_thread) {
@@ -328,6 +410,76 @@ std::string merge_items_picture(const CsrMatrix& matrix, int items_per_thread) {
   return out.str();
 }
 
+MergeWalk merge_walk(const CsrMatrix& matrix, int threads_per_tile, int items_per_thread) {
+  if (threads_per_tile < 1 || items_per_thread < 1)
+    throw std::invalid_argument("merge_walk: threads per tile and items per thread must be positive");
+  const std::int64_t rows = matrix.rows;
+  const std::int64_t nnz = static_cast<std::int64_t>(matrix.nnz());
+  const std::int64_t total = rows + nnz;
+  if (total > kMostPictureItems)
+    throw std::invalid_argument("merge_walk: " + std::to_string(total) + " merge items, more than the " +
+                                std::to_string(kMostPictureItems) + " a walk shows");
+  MergeWalk walk;
+  walk.threads_per_tile = threads_per_tile;
+  walk.items_per_thread = items_per_thread;
+  walk.rows = rows;
+  walk.nonzeros = nnz;
+  walk.row_ends.assign(matrix.offsets.begin() + 1, matrix.offsets.end());
+  const std::int32_t* row_ends = matrix.offsets.data() + 1;
+  // Where the merge path crosses a diagonal: the partition kernel's search (tiles) and each
+  // thread's (inside its tile: the same crossing, since a tile starts on a thread's diagonal).
+  const auto split = [&](std::int64_t diagonal) {
+    return merge_path<Bounds::upper>(CountingIterator<std::int64_t>{0}, nnz, row_ends, rows, diagonal, Less{});
+  };
+  const std::int64_t vt = items_per_thread;
+  const std::int64_t tile_items = vt * threads_per_tile;
+  for (std::int64_t diagonal = 0; diagonal < total; diagonal += tile_items) {
+    MergeTileSpan tile;
+    tile.diagonal = diagonal;
+    tile.first_nonzero = split(diagonal);
+    tile.first_row = diagonal - tile.first_nonzero;
+    const std::int64_t end = std::min(total, diagonal + tile_items);
+    const std::int64_t end_nonzero = split(end);
+    tile.end_row = end - end_nonzero;
+    if (tile.end_row < rows) {
+      const std::int64_t from = std::max<std::int64_t>(tile.first_nonzero, matrix.offsets[tile.end_row]);
+      if (end_nonzero > from) {
+        tile.carry_row = tile.end_row;
+        tile.carry_nonzeros = end_nonzero - from;
+      }
+    }
+    walk.tiles.push_back(tile);
+  }
+  for (std::int64_t diagonal = 0; diagonal < total; diagonal += vt) {
+    MergeThread thread;
+    thread.tile = diagonal / tile_items;
+    thread.diagonal = diagonal;
+    std::int64_t nz = split(diagonal);
+    std::int64_t row = diagonal - nz;
+    thread.first_nonzero = nz;
+    thread.first_row = row;
+    std::int64_t since_row_end = 0;
+    for (std::int64_t i = 0; i < vt && diagonal + i < total; ++i) {
+      if (nz < nnz && (row >= rows || nz < row_ends[row])) {  // the kernels' test, item by item
+        thread.items.push_back({false, nz++, row});
+        ++since_row_end;
+      } else {
+        thread.items.push_back({true, row, row});
+        ++row;
+        since_row_end = 0;
+      }
+    }
+    if (since_row_end > 0) {
+      thread.partial_row = row;
+      thread.partial_nonzeros = since_row_end;
+      thread.partial =
+          row < walk.tiles[static_cast<std::size_t>(thread.tile)].end_row ? PartialSum::shared : PartialSum::carry;
+    }
+    walk.threads.push_back(std::move(thread));
+  }
+  return walk;
+}
+
 std::string analyze(const CsrMatrix& matrix, const AnalysisShapes& shapes) {
   check_shapes(shapes);
   const RowLengths lengths = row_lengths(matrix);
@@ -339,6 +491,7 @@ std::string analyze(const CsrMatrix& matrix, const AnalysisShapes& shapes) {
   const WarpWork whole_warp = lanes == kWarpSize ? vector : warp_work(matrix, kWarpSize);
   const BalancedWork balanced = balanced_work(matrix, shapes.balanced_threads, shapes.balanced_items);
   text += "\n" + scalar_section(matrix, lengths, scalar, shapes.scalar_threads) + "\n" +
+          shared_cache_section(slice_share(matrix, shapes.scalar_threads), shapes.scalar_threads) + "\n" +
           vector_section(lengths, vector, whole_warp, shapes.vector_lanes == 0) + "\n" +
           balanced_section(matrix, balanced);
   std::ostringstream summary;
@@ -366,6 +519,70 @@ std::string analyze(const CsrMatrix& matrix, const AnalysisShapes& shapes) {
     summary << "the merge-based kernel on compact tiles, line-sized stream loads that bypass L1";
   summary << "\n";
   return text + summary.str();
+}
+
+std::string analyze_json(const CsrMatrix& matrix, const AnalysisShapes& shapes, const std::vector<std::string>& notes) {
+  check_shapes(shapes);
+  const RowLengths lengths = row_lengths(matrix);
+  nlohmann::ordered_json document = {{"analysis", "spmv-merge"},
+                                     {"chapter", "04"},
+                                     {"matrix",
+                                      {{"description", matrix.description},
+                                       {"rows", matrix.rows},
+                                       {"cols", matrix.cols},
+                                       {"nonzeros", lengths.nonzeros}}},
+                                     {"row_lengths",
+                                      {{"min", lengths.min},
+                                       {"max", lengths.max},
+                                       {"mean", lengths.mean},
+                                       {"p50", lengths.p50},
+                                       {"p90", lengths.p90},
+                                       {"p99", lengths.p99},
+                                       {"p999", lengths.p999},
+                                       {"buckets", lengths.buckets}}},
+                                     {"stages", nullptr},
+                                     {"merge_walk", nullptr},
+                                     {"notes", notes}};
+  if (matrix.rows > 0) {
+    const int lanes = shapes.vector_lanes != 0 ? shapes.vector_lanes : vector_lanes_for(lengths.mean);
+    const BalancedWork merge = balanced_work(matrix, shapes.balanced_threads, shapes.balanced_items);
+    const bool regular = rows_are_regular(lengths.max, lengths.mean);
+    const double near = near_diagonal_share(matrix);
+    const bool banded = columns_are_banded(near);
+    const char* kernel = !(regular && banded) ? "merge" : lengths.mean < kShortRowMean ? "short-rows" : "vector";
+    nlohmann::ordered_json vector = warp_json(warp_work(matrix, lanes));
+    vector["lanes_from_mean"] = shapes.vector_lanes == 0;
+    vector["whole_warp_idle_in_warps"] = warp_work(matrix, kWarpSize).idle_in_warps;
+    nlohmann::ordered_json scalar = warp_json(warp_work(matrix, 1));
+    scalar["threads_per_block"] = shapes.scalar_threads;
+    document["stages"] = {
+        {"scalar", scalar},
+        {"shared_cache",
+         {{"threads_per_block", shapes.scalar_threads}, {"slice_share", slice_share(matrix, shapes.scalar_threads)}}},
+        {"vector", vector},
+        {"merge",
+         {{"threads_per_tile", merge.threads_per_tile},
+          {"items_per_thread", merge.items_per_thread},
+          {"merge_items", merge.merge_items},
+          {"threads", merge.threads},
+          {"tiles", merge.tiles},
+          {"min_thread_nonzeros", merge.min_thread_nonzeros},
+          {"mean_thread_nonzeros", merge.mean_thread_nonzeros},
+          {"max_thread_nonzeros", merge.max_thread_nonzeros},
+          {"rows_split_between_threads", merge.rows_split_between_threads},
+          {"rows_crossing_tiles", merge.rows_crossing_tiles},
+          {"carries", merge.carries},
+          {"longest_row_tiles", merge.longest_row_tiles}}},
+        {"tuned",
+         {{"regular_rows", regular},
+          {"near_diagonal_share", near},
+          {"banded", banded},
+          {"kernel", kernel},
+          {"lanes_per_row", std::string(kernel) == "vector" ? tuned_vector_lanes_for(lengths.mean) : 0}}}};
+  }
+  if (lengths.rows + lengths.nonzeros <= kMostPictureItems && lengths.rows + lengths.nonzeros > 0)
+    document["merge_walk"] = walk_json(merge_walk(matrix, shapes.walk_threads, shapes.balanced_items));
+  return document.dump(2) + "\n";
 }
 
 }  // namespace stepwise::spmv

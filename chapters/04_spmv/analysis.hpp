@@ -1,10 +1,12 @@
 /// @file analysis.hpp
 /// What `--analyze` prints, without a GPU: the matrix's row lengths (statistics and a log2
 /// histogram), then what each stage of the table makes of them: how many lanes of the scalar
-/// stage's warps sit idle while a warp waits for its longest row, how many of the vector
-/// stage's lanes idle in a row's group and in its warp, and how the merge-based stages split
-/// rows and nonzeros into equal shares (the Merge Path of common/merge_path.hpp, the very search
-/// the kernels run). O(rows + nonzeros), fast at 100 million nonzeros. Host code only.
+/// stage's warps sit idle while a warp waits for its longest row, how many nonzeros find x in
+/// the shared-memory slice of stage 2, how many of the vector stage's lanes idle in a row's
+/// group and in its warp, and how the merge-based stages split rows and nonzeros into equal
+/// shares (the Merge Path of common/merge_path.hpp, the very search the kernels run), item by
+/// item for a small matrix. As text, or as JSON for tools/plot's merge-walk diagram.
+/// O(rows + nonzeros), fast at 100 million nonzeros. Host code only.
 #pragma once
 
 #include <cstdint>
@@ -17,10 +19,14 @@ namespace stepwise::spmv {
 
 /// The shapes --analyze assumes for each stage: the table's defaults unless told otherwise.
 struct AnalysisShapes {
-  int scalar_threads = 256;    ///< stage 1: threads per block (its warps are 32 consecutive rows)
+  int scalar_threads = 256;    ///< stages 1 and 2: threads per block (warps of 32 consecutive rows)
   int vector_lanes = 0;        ///< stage 3: lanes per row, 2 to 32; 0: vector_lanes_for(the mean row length)
   int balanced_threads = 128;  ///< stages 4 and 5: NT, threads per tile
   int balanced_items = 7;      ///< stages 4 and 5: VT, merge items per thread
+  /// The tiles of the merge walk that `--analyze --format json` draws for a small matrix: a
+  /// few threads each, so that a matrix of a few dozen items shows tile boundaries and carries
+  /// (the kernels' tiles hold balanced_threads; the split into threads is the same).
+  int walk_threads = 2;
 };
 
 /// The lanes per row the vector stage gives a matrix whose mean row length is
@@ -125,10 +131,81 @@ BalancedWork balanced_work(const CsrMatrix& matrix, int threads_per_tile, int it
 /// end of row r, each thread starting where merge_path puts its diagonal. Empty for a larger matrix.
 std::string merge_items_picture(const CsrMatrix& matrix, int items_per_thread);
 
+/// The share of @p matrix's nonzeros whose column lies in the slice of x that stage 2's block
+/// copies to shared memory: the block of rows [b NT, (b+1) NT) holds x[b NT, (b+1) NT), clipped
+/// to the columns there are (NT = @p threads_per_block). 0 for no nonzeros.
+/// @throws std::invalid_argument for a non-positive @p threads_per_block.
+double slice_share(const CsrMatrix& matrix, int threads_per_block);
+
+/// The most merge items (rows + nonzeros) of a matrix whose merge --analyze shows item by item
+/// (merge_items_picture, merge_walk).
+inline constexpr std::int64_t kMostPictureItems = 64;
+
+/// One item of the merge: a nonzero, which adds its product to the running sum of its row, or
+/// the end of a row, which stores the running sum as y[row] and starts the next row.
+struct MergeItem {
+  bool row_end = false;
+  std::int64_t index = 0;  ///< the nonzero's index j, or the row r whose end it is
+  std::int64_t row = 0;    ///< the row the item belongs to
+};
+
+/// Where a thread's last partial sum goes: nowhere (its last item is a row end, or it has no
+/// nonzero after one), to a row that ends later in the same tile (added in shared memory), or
+/// to the tile's carry (the row is still open at the tile's end; the fix-up kernel adds it to y).
+enum class PartialSum { none, shared, carry };
+
+/// One thread of the merge walk: where merge_path puts its diagonal, and its items.
+struct MergeThread {
+  std::int64_t tile = 0;
+  std::int64_t diagonal = 0;       ///< the merge position of its first item, VT x thread
+  std::int64_t first_nonzero = 0;  ///< merge_path's split of the diagonal: nonzeros before it
+  std::int64_t first_row = 0;      ///< row ends before it (diagonal - first_nonzero)
+  std::vector<MergeItem> items;
+  PartialSum partial = PartialSum::none;
+  std::int64_t partial_row = -1;      ///< the row of the last partial sum, -1 with PartialSum::none
+  std::int64_t partial_nonzeros = 0;  ///< how many of the thread's nonzeros that partial sum holds
+};
+
+/// One tile of the merge walk and the carry it leaves.
+struct MergeTileSpan {
+  std::int64_t diagonal = 0;       ///< the merge position of its first item
+  std::int64_t first_nonzero = 0;  ///< the partition search's answer at that diagonal
+  std::int64_t first_row = 0;
+  std::int64_t end_row = 0;         ///< the first row whose end is not in the tile
+  std::int64_t carry_row = -1;      ///< the row open at its end that holds some of its nonzeros, or -1
+  std::int64_t carry_nonzeros = 0;  ///< how many of the tile's nonzeros belong to that row
+};
+
+/// The merge of the row ends and the nonzeros, item by item, cut into threads of
+/// @p items_per_thread and tiles of @p threads_per_tile threads, as the merge-based stages cut it
+/// (common/merge_path.hpp's search at every thread's and every tile's diagonal).
+struct MergeWalk {
+  int threads_per_tile = 0;
+  int items_per_thread = 0;
+  std::int64_t rows = 0;
+  std::int64_t nonzeros = 0;
+  std::vector<std::int32_t> row_ends;  ///< offsets[1 .. rows]: the list merged with 0 .. nnz - 1
+  std::vector<MergeThread> threads;
+  std::vector<MergeTileSpan> tiles;
+};
+
+/// The merge walk of @p matrix. @throws std::invalid_argument for non-positive sizes or a matrix
+/// of more than kMostPictureItems rows + nonzeros.
+MergeWalk merge_walk(const CsrMatrix& matrix, int threads_per_tile, int items_per_thread);
+
 /// The whole --analyze report of @p matrix with the stages at @p shapes: plain text, a few
 /// sections, ending with a newline.
 /// @throws std::invalid_argument for a shape no stage runs (lanes not 0 or a power of two in
 ///   2 .. 32, threads not a positive multiple of 32, items below 1).
 std::string analyze(const CsrMatrix& matrix, const AnalysisShapes& shapes);
+
+/// The same report as one JSON document for tools/plot (`--analyze --format json`):
+/// `{"analysis": "spmv-merge", "matrix": ..., "row_lengths": ..., "stages": ..., "merge_walk": ...,
+/// "notes": [...]}`, with the merge walk (merge_walk at the stages' items per thread and
+/// shapes.walk_threads threads per tile) for a matrix of at most kMostPictureItems items, else
+/// null; "stages" is null for a matrix without rows. @p notes are the matrix's notes (as the
+/// text report prints them after it). Ends with a newline.
+/// @throws std::invalid_argument as analyze does.
+std::string analyze_json(const CsrMatrix& matrix, const AnalysisShapes& shapes, const std::vector<std::string>& notes);
 
 }  // namespace stepwise::spmv

@@ -1,7 +1,7 @@
 // Chapter 04: y = A x for a sparse matrix A in CSR form. From a thread per row to merge-based
 // load balancing, against cuSPARSE on the same matrix. --matrix picks a generator or a Matrix
 // Market file (--n, the default matrix's kind at about n nonzeros); --analyze shows, without a
-// GPU, what each stage makes of the matrix's rows.
+// GPU, what each stage makes of the matrix's rows (--format json for tools/plot).
 #include <iostream>
 #include <optional>
 #include <string>
@@ -48,6 +48,22 @@ int run(Session& session, const CsrMatrix& matrix, const ChapterOptions& options
   });
 }
 
+/// --analyze prints a table (text) or JSON: any other --format is refused (exit code 2), before
+/// the matrix is read or built.
+void require_analysis_format(Format format) {
+  if (format != Format::table && format != Format::json)
+    throw UsageError(std::string("--format ") + to_string(format) + ": --analyze prints table or json");
+}
+
+/// What --analyze prints: the text report with the matrix's notes after it, or one JSON document
+/// (--format json) that holds them.
+std::string analysis(Format format, const CsrMatrix& matrix, const std::vector<std::string>& notes) {
+  if (format == Format::json) return analyze_json(matrix, AnalysisShapes{}, notes);
+  std::string text = analyze(matrix, AnalysisShapes{});
+  for (const std::string& note : notes) text += "note: " + note + "\n";
+  return text;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -56,6 +72,7 @@ int main(int argc, char** argv) {
     ChapterOptions options;
     add_chapter_options(cli, options);
     if (auto exit_code = cli.parse(argc, argv)) return *exit_code;
+    if (options.analyze) require_analysis_format(cli.options().format);
 
     // The matrix is known by its size only: memory first (the host's, then the GPU's once it is
     // open). A file is read and checked whole before the GPU is touched (a bad entry is bad input,
@@ -67,8 +84,7 @@ int main(int argc, char** argv) {
     std::optional<CsrMatrix> matrix;
     if (options.analyze || !options.source->generated()) matrix = load(options, cli.options().seed);
     if (options.analyze) {
-      std::cout << analyze(*matrix, AnalysisShapes{});
-      for (const std::string& note : size.notes) std::cout << "note: " << note << "\n";
+      std::cout << analysis(cli.options().format, *matrix, size.notes);
       return static_cast<int>(kExitOk);
     }
     Session session(cli);

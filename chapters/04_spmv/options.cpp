@@ -40,8 +40,9 @@ void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
       ->excludes(matrix);
   cli.add_analyze_flag(options.analyze,
                        "Print the matrix's row-length statistics and what each stage makes of them (idle lanes, work "
-                       "per thread); needs no GPU",
-                       {"--n", "--seed"})
+                       "per thread, the merge item by item for a small matrix), as a table or (--format json) for "
+                       "tools/plot; needs no GPU",
+                       {"--n", "--seed", "--format"})
       ->excludes(type);
   cli.app().final_callback([&cli, &options] {
     std::string spec = options.matrix;

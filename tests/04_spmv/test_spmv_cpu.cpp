@@ -2,10 +2,13 @@
 // hand, reproducibility, values exact in float), every bad --matrix spec, the Matrix Market reader
 // on valid files and on every error it names (with the file and the line, in files cut into many
 // parallel chunks too), the CPU reference with its float rounding and error scale, and the
-// numbers --analyze prints (idle lanes, work per thread, the merge's split) on matrices small
-// enough to count by hand.
+// numbers --analyze prints (idle lanes, the nonzeros in stage 2's slice, work per thread, the
+// merge's split and its walk item by item, as text and as JSON) on matrices small enough to count
+// by hand.
 #include <doctest/doctest.h>
 #include <sys/stat.h>
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -1042,4 +1045,158 @@ TEST_CASE("balanced_work's one walk over the rows is merge_path's split, thread 
       CHECK(work.max_thread_nonzeros == most);
     }
   }
+}
+
+TEST_CASE("slice_share: the nonzeros whose x lies in stage 2's shared slice, counted by hand") {
+  // Blocks of 2 rows: rows 0-1 hold columns 0-1, rows 2-3 columns 2-3. Row 0 {0, 2}: 1 of 2;
+  // row 2 {1, 2, 3}: 2 of 3; row 3 {0, 3}: 1 of 2. 4 of 7.
+  const CsrMatrix lecture = generate_matrix("lecture", 1);
+  CHECK(slice_share(lecture, 2) == doctest::Approx(4.0 / 7.0));
+  CHECK(slice_share(lecture, 256) == 1.0);                       // one block: every column
+  CHECK(slice_share(lecture, 1) == doctest::Approx(3.0 / 7.0));  // the diagonal: (0,0), (2,2), (3,3)
+  CHECK(slice_share(generate_matrix("uniform:100:0", 1), 32) == 0.0);
+  CHECK(contains(invalid_argument([&] { slice_share(lecture, 0); }), "threads per block must be positive"));
+
+  // A 16 x 16 x 32 stencil with blocks of 256 rows: a block is one z-plane, whose slice holds the
+  // neighbours at dz = 0, (3 x 16 - 2)^2 of each plane's (3 x 16 - 2)^2 (3 x 32 - 2) / 32 nonzeros.
+  CHECK(slice_share(generate_matrix("stencil27:16x16x32", 1), 256) == doctest::Approx(32.0 / 94.0));
+
+  // Clipped to the columns there are: 3 rows x 2 columns, blocks of 4 rows, columns 0-1 only.
+  CsrMatrix narrow;
+  narrow.rows = 3;
+  narrow.cols = 2;
+  narrow.offsets = {0, 2, 3, 4};
+  narrow.columns = {0, 1, 1, 0};
+  narrow.values.assign(4, 1.0);
+  validate(narrow);
+  CHECK(slice_share(narrow, 4) == 1.0);
+  CHECK(contains(analyze(lecture, AnalysisShapes{}), "nonzeros whose column lies in their block's slice: 100.0%"));
+}
+
+TEST_CASE("merge_walk: the lecture's merge item by item, its partial sums and carries, counted by hand") {
+  const CsrMatrix lecture = generate_matrix("lecture", 1);
+  // nz0 nz1 END0 END1 nz2 nz3 nz4 | END2 nz5 nz6 END3, one tile of 2 threads.
+  const MergeWalk one_tile = merge_walk(lecture, 2, 7);
+  CHECK(one_tile.row_ends == std::vector<std::int32_t>{2, 2, 5, 7});
+  REQUIRE(one_tile.threads.size() == 2);
+  REQUIRE(one_tile.tiles.size() == 1);
+  const MergeThread& first = one_tile.threads[0];
+  REQUIRE(first.items.size() == 7);
+  CHECK((first.items[2].row_end && first.items[2].index == 0));
+  CHECK((first.items[3].row_end && first.items[3].index == 1));  // the empty row: one item
+  CHECK((!first.items[4].row_end && first.items[4].index == 2 && first.items[4].row == 2));
+  CHECK(first.partial == PartialSum::shared);  // row 2 ends in thread 1, in the same tile
+  CHECK(first.partial_row == 2);
+  CHECK(first.partial_nonzeros == 3);
+  const MergeThread& second = one_tile.threads[1];
+  CHECK(second.diagonal == 7);
+  CHECK(second.first_nonzero == 5);
+  CHECK(second.first_row == 2);
+  CHECK(second.items.size() == 4);
+  CHECK(second.partial == PartialSum::none);  // its last item is END3
+  CHECK(one_tile.tiles[0].end_row == 4);
+  CHECK(one_tile.tiles[0].carry_row == -1);
+
+  // Tiles of one thread: row 2 is still open at tile 0's end, so thread 0's piece is the tile's carry.
+  const MergeWalk two_tiles = merge_walk(lecture, 1, 7);
+  REQUIRE(two_tiles.tiles.size() == 2);
+  CHECK(two_tiles.threads[0].partial == PartialSum::carry);
+  CHECK(two_tiles.tiles[0].end_row == 2);
+  CHECK(two_tiles.tiles[0].carry_row == 2);
+  CHECK(two_tiles.tiles[0].carry_nonzeros == 3);
+  CHECK(two_tiles.tiles[1].first_nonzero == 5);
+  CHECK(two_tiles.tiles[1].first_row == 2);
+
+  // 2 items a thread, 2 threads a tile: t0 nz0 nz1 | t1 END0 END1 || t2 nz2 nz3 | t3 nz4 END2 || t4 nz5 nz6 | t5 END3.
+  const MergeWalk pairs = merge_walk(lecture, 2, 2);
+  REQUIRE(pairs.threads.size() == 6);
+  REQUIRE(pairs.tiles.size() == 3);
+  for (std::size_t t : {0, 2, 4}) CHECK(pairs.threads[t].partial == PartialSum::shared);
+  for (std::size_t t : {1, 3, 5}) CHECK(pairs.threads[t].partial == PartialSum::none);
+  CHECK(pairs.threads[4].partial_row == 3);
+  for (const MergeTileSpan& tile : pairs.tiles) CHECK(tile.carry_row == -1);
+
+  CHECK(contains(invalid_argument([&] { merge_walk(lecture, 0, 7); }), "must be positive"));
+  CHECK(contains(invalid_argument([&] { merge_walk(generate_matrix("uniform:40:2", 1), 2, 7); }),
+                 "120 merge items, more than the 64 a walk shows"));
+}
+
+TEST_CASE("merge_walk agrees with merge_items_picture and balanced_work on small matrices") {
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  for (const char* spec : {"lecture", "rmat:4:3", "rmat:4:2", "huge-row:8:3:20", "uniform:20:0", "uniform:6:5"}) {
+    CAPTURE(spec);
+    const CsrMatrix matrix = generate_matrix(spec, seed);
+    for (int vt : {1, 3, 7}) {
+      for (int threads : {1, 2, 3}) {
+        CAPTURE(vt);
+        CAPTURE(threads);
+        const MergeWalk walk = merge_walk(matrix, threads, vt);
+        std::string picture;
+        std::int64_t nonzeros = 0, ends = 0;
+        for (std::size_t t = 0; t < walk.threads.size(); ++t) {
+          picture += "    thread " + std::to_string(t) + ":";
+          for (const MergeItem& item : walk.threads[t].items) {
+            picture += (item.row_end ? " END" : " nz") + std::to_string(item.index);
+            if (item.row_end) {
+              CHECK(item.index == ends++);
+            } else {
+              CHECK(item.index == nonzeros++);
+              CHECK(item.row == ends);  // a nonzero belongs to the row whose end comes next
+            }
+          }
+          picture += "\n";
+        }
+        CHECK(nonzeros == static_cast<std::int64_t>(matrix.nnz()));
+        CHECK(ends == matrix.rows);
+        CHECK(picture == merge_items_picture(matrix, vt));
+        const BalancedWork work = balanced_work(matrix, threads, vt);
+        CHECK(static_cast<std::int64_t>(walk.tiles.size()) == work.tiles);
+        CHECK(std::count_if(walk.tiles.begin(), walk.tiles.end(),
+                            [](const MergeTileSpan& tile) { return tile.carry_row >= 0; }) == work.carries);
+      }
+    }
+  }
+}
+
+TEST_CASE("analyze_json: the report as one document, with the merge walk of a small matrix") {
+  const CsrMatrix lecture = generate_matrix("lecture", 1);
+  const nlohmann::json document = nlohmann::json::parse(analyze_json(lecture, AnalysisShapes{}, {"a note"}));
+  CHECK(document["analysis"] == "spmv-merge");
+  CHECK(document["chapter"] == "04");
+  CHECK(document["matrix"]["rows"] == 4);
+  CHECK(document["matrix"]["nonzeros"] == 7);
+  CHECK(document["row_lengths"]["buckets"] == nlohmann::json::array({1, 0, 3}));
+  CHECK(document["notes"] == nlohmann::json::array({"a note"}));
+  const nlohmann::json& stages = document["stages"];
+  CHECK(stages["scalar"]["idle_in_warps"].get<double>() == doctest::Approx(1.0 - 7.0 / 96.0));
+  CHECK(stages["shared_cache"]["slice_share"] == 1.0);
+  CHECK(stages["vector"]["lanes_per_row"] == 2);
+  CHECK(stages["vector"]["lanes_from_mean"] == true);
+  CHECK(stages["merge"]["threads"] == 2);
+  CHECK(stages["merge"]["rows_split_between_threads"] == 1);
+  CHECK(stages["tuned"]["kernel"] == "short-rows");
+  const nlohmann::json& walk = document["merge_walk"];
+  CHECK(walk["threads_per_tile"] == 2);
+  CHECK(walk["items_per_thread"] == 7);
+  CHECK(walk["row_ends"] == nlohmann::json::array({2, 2, 5, 7}));
+  CHECK(walk["threads"][0]["items"][3] == nlohmann::json({{"kind", "end"}, {"index", 1}, {"row", 1}}));
+  CHECK(walk["threads"][0]["partial"] == "shared");
+  CHECK(walk["threads"][1]["partial"] == "none");
+  CHECK(walk["tiles"][0]["carry_row"] == -1);
+
+  const nlohmann::json large = nlohmann::json::parse(analyze_json(generate_matrix("uniform:1000:16", 2), {}, {}));
+  CHECK(large["merge_walk"].is_null());
+  CHECK(large["stages"]["merge"]["tiles"] == 19);
+  CHECK(large["stages"]["tuned"]["kernel"] == "vector");  // regular rows, columns within 32,768 of the diagonal
+
+  CsrMatrix no_rows;
+  no_rows.offsets = {0};
+  no_rows.cols = 5;
+  const nlohmann::json empty = nlohmann::json::parse(analyze_json(no_rows, {}, {}));
+  CHECK(empty["stages"].is_null());
+  CHECK(empty["merge_walk"].is_null());
+  AnalysisShapes bad;
+  bad.walk_threads = 0;
+  CHECK_THROWS_AS(analyze_json(lecture, bad, {}), std::invalid_argument);
 }

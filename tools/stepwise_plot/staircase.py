@@ -14,6 +14,8 @@ from . import style
 from .report import Report, ReportError, Row
 
 _CLEAR = {"facecolor": "white", "edgecolor": "none", "pad": 1.0, "alpha": 0.85}  # keeps a label over a line legible
+_OPAQUE = {"facecolor": "white", "edgecolor": "none", "pad": 1.0}  # a stage's label: a library line passes behind it
+_COINCIDENT = 0.015  # library lines closer than this share of the axis (in log) are drawn with one label
 _MANTISSAS = ((1, 2, 5), (1, 1.5, 2, 3, 5, 7), (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8),
               (1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.8, 2, 2.5, 3, 4, 5, 6, 8))
 
@@ -35,8 +37,8 @@ def draw(report: Report, title: str = None, sub: str = None):
             _draw_failed(ax, x, low)
         else:
             _draw_lollipop(ax, x, row, speedups[id(row)], low)
-    for row, y in _spread([(row, speedups[id(row)]) for row in libraries], low, high):
-        _draw_library(ax, row, speedups[id(row)], y)
+    for group, y in _spread(_coincident([(row, speedups[id(row)]) for row in libraries], low, high), low, high):
+        _draw_library(ax, group, y)
     _set_axes(ax, kernels, (low, high), timed[0], report.sweep)
     ax.axhline(1.0, color=style.MUTED, linewidth=1.0, zorder=1)
     key = ["at the foot of each stage: ▲ the step from the stage before (▼ a step back)"] if len(timed) > 1 else []
@@ -77,7 +79,7 @@ def _draw_lollipop(ax, x: int, row: Row, total: float, low: float) -> None:
     ax.vlines(x, min(1.0, total), max(1.0, total), color=style.STAGE, linewidth=3.0, zorder=2)
     ax.plot([x], [total], marker="o", markersize=13, color=style.STAGE, zorder=3)
     ax.text(x, total * 1.09, times(total), ha="center", va="bottom", fontsize=14, fontweight="bold", zorder=5,
-            bbox=_CLEAR)
+            bbox=_OPAQUE)
     if row.step_speedup is not None:
         arrow = "▲" if row.step_speedup >= 1 else "▼"
         ax.text(x, low * 1.12, arrow + times(row.step_speedup), ha="center", va="bottom", fontsize=13,
@@ -88,20 +90,53 @@ def _draw_failed(ax, x: int, low: float) -> None:
     ax.text(x, low * 1.12, "FAIL", ha="center", va="bottom", fontsize=14, fontweight="bold")
 
 
-def _spread(items: List[tuple], low: float, high: float) -> List[tuple]:
-    """Label heights for the library lines, pushed apart where two would overlap."""
+def _coincident(items: List[tuple], low: float, high: float) -> List[List[tuple]]:
+    """The (row, speedup) of the libraries in groups whose lines would lie on top of each other at the figure's
+    scale (closer than _COINCIDENT of the log axis), in ascending order: each group is drawn with one label."""
+    close = (high / low) ** _COINCIDENT
+    groups: List[List[tuple]] = []
+    for item in sorted(items, key=lambda item: item[1]):
+        if groups and item[1] <= groups[-1][0][1] * close:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    return groups
+
+
+def _spread(groups: List[List[tuple]], low: float, high: float) -> List[tuple]:
+    """Label heights for the groups of library lines (above the highest line of each), pushed apart where two
+    would overlap."""
     gap = (high / low) ** 0.08
     placed = []
-    for row, value in sorted(items, key=lambda item: item[1]):
+    for group in groups:
+        value = max(speedup for _, speedup in group)
         y = value if not placed else max(value, placed[-1][1] * gap)
-        placed.append((row, y))
+        placed.append((group, y))
     return placed
 
 
-def _draw_library(ax, row: Row, total: float, label_y: float) -> None:
-    """The library's speedup as a dashed line across the stages, named at its left end."""
-    ax.axhline(total, color=style.LIBRARY, linestyle=(0, (6, 3)), linewidth=2.5, zorder=4)
-    ax.text(-0.5, label_y * 1.04, f"{style.plain(row.name)}  {times(total)}", ha="left", va="bottom",
+def _library_label(group: List[tuple]) -> str:
+    """`cuSPARSE ALG1  12.7×`, or for coincident lines one name and the part each adds:
+    `cusparseSpMV CSR_ALG1 12.7× · CSR_ALG2 12.5×` (the fastest first)."""
+    ordered = sorted(group, key=lambda item: -item[1])
+    names = [style.plain(row.name) for row, _ in ordered]
+    if len(names) == 1:
+        return f"{names[0]}  {times(ordered[0][1])}"
+    words = [name.split(" ") for name in names]
+    shared = 0
+    while all(len(w) > shared + 1 and w[shared] == words[0][shared] for w in words):
+        shared += 1
+    parts = [f"{' '.join(w[shared:] if k else w)} {times(value)}" for k, (w, (_, value)) in
+             enumerate(zip(words, ordered))]
+    return "  ·  ".join(parts)
+
+
+def _draw_library(ax, group: List[tuple], label_y: float) -> None:
+    """The libraries' speedups as dashed lines across the stages, named at their left end (one label for
+    lines that coincide)."""
+    for _, total in group:
+        ax.axhline(total, color=style.LIBRARY, linestyle=(0, (6, 3)), linewidth=2.5, zorder=4)
+    ax.text(-0.5, label_y * 1.04, _library_label(group), ha="left", va="bottom",
             color=style.LIBRARY, fontsize=14, fontweight="bold", zorder=6, bbox=_CLEAR)
 
 

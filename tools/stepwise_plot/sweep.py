@@ -3,7 +3,8 @@
 The axes come from the shape fields that vary: threads per block down the side and blocks per
 SM (grid-stride stages) or items per thread (NT x VT tiles) across, a bar chart when only one
 field varies. Each cell shows its value; a shape that failed its check is hatched, the fastest
-shape (the one the stage's table row reports) is outlined.
+shape of the sweep (the one a --sweep run reports as the stage's row; the chapter's own tables
+run each stage at its default shape) is outlined.
 """
 import math
 from dataclasses import dataclass
@@ -17,6 +18,13 @@ from . import style
 from .report import SHAPE_FIELDS, Report, ReportError, Row, SweepPoint
 
 FIELD_NAMES = {"threads": "threads per block", "items": "items per thread", "blocks_per_sm": "blocks per SM"}
+# A stage whose shape field means something else than FIELD_NAMES says: (chapter id, stage name) -> names.
+STAGE_FIELD_NAMES = {("04", "vector"): {"items": "lanes per row"}}
+
+
+def field_name(report: Report, row: Row, field: str) -> str:
+    """What @p field of @p row's shapes means: FIELD_NAMES, or the stage's own name for it."""
+    return STAGE_FIELD_NAMES.get((report.chapter_id, row.name), {}).get(field, FIELD_NAMES[field])
 
 
 @dataclass(frozen=True)
@@ -94,7 +102,7 @@ def draw(report: Report, stage: Optional[str], every: bool, metric: str = "gbps"
     layouts = [choose_layout(row.sweep) for row in rows]
     fig, axes = _panels(rows, layouts, every)
     for ax, row, layout in zip(axes, rows, layouts):
-        draw_panel(ax, row, layout, measure, norm, every)
+        draw_panel(ax, row, layout, measure, norm, every, lambda field, row=row: field_name(report, row, field))
     if any(layout.kind == "heatmap" for layout in layouts):
         heat = [ax for ax, layout in zip(axes, layouts) if layout.kind == "heatmap"]
         fig.colorbar(ScalarMappable(norm, measure.colormap), ax=heat, label=measure.label,
@@ -156,13 +164,15 @@ def _panel_width(row: Row, layout: Layout) -> float:
     return 1.6 + 0.9 * len({_column_key(point, layout) for point in row.sweep})
 
 
-def draw_panel(ax, row: Row, layout: Layout, measure: Metric, norm: Normalize, small: bool) -> None:
-    """One stage's sweep into one axes, as its layout says."""
+def draw_panel(ax, row: Row, layout: Layout, measure: Metric, norm: Normalize, small: bool, names=None) -> None:
+    """One stage's sweep into one axes, as its layout says; @p names(field) names a shape field's axis
+    (FIELD_NAMES by default)."""
+    names = names or FIELD_NAMES.get
     best = _best(row.sweep)
     if layout.kind == "heatmap":
-        _heatmap(ax, row.sweep, layout, measure, norm, best, 12 if small else 14)
+        _heatmap(ax, row.sweep, layout, measure, norm, best, 12 if small else 14, names)
     else:
-        _bars(ax, row.sweep, layout, measure, best, 12 if small else 14)
+        _bars(ax, row.sweep, layout, measure, best, 12 if small else 14, names)
     if small:
         ax.set_title(style.plain(row.label), fontsize=15, fontweight="bold", loc="left")
 
@@ -182,11 +192,11 @@ def _column_label(key: tuple, layout: Layout, points: List[SweepPoint]) -> str:
     return " / ".join(str(value) for value in key)
 
 
-def _axis_name(fields: Tuple[str, ...]) -> str:
-    return " / ".join(FIELD_NAMES[name] for name in fields)
+def _axis_name(fields: Tuple[str, ...], names) -> str:
+    return " / ".join(names(name) for name in fields)
 
 
-def _heatmap(ax, points, layout: Layout, measure: Metric, norm: Normalize, best, fontsize: int) -> None:
+def _heatmap(ax, points, layout: Layout, measure: Metric, norm: Normalize, best, fontsize: int, names) -> None:
     down = sorted({point.shape.value(layout.rows) for point in points})
     across = sorted({_column_key(point, layout) for point in points})
     cells: Dict[tuple, SweepPoint] = {}
@@ -204,8 +214,8 @@ def _heatmap(ax, points, layout: Layout, measure: Metric, norm: Normalize, best,
     ax.set_yticklabels([str(value) for value in down])
     ax.set_xlim(-0.5, len(across) - 0.5)
     ax.set_ylim(-0.5, len(down) - 0.5)
-    ax.set_xlabel(_axis_name(layout.columns))
-    ax.set_ylabel(FIELD_NAMES[layout.rows])
+    ax.set_xlabel(_axis_name(layout.columns, names))
+    ax.set_ylabel(names(layout.rows))
     ax.tick_params(length=0)
     for side in ax.spines.values():
         side.set_visible(False)
@@ -235,7 +245,7 @@ def _ink_on(rgba) -> str:
     return "black" if (luminance + 0.05) / 0.05 > 1.05 / (luminance + 0.05) else "white"
 
 
-def _bars(ax, points, layout: Layout, measure: Metric, best, fontsize: int) -> None:
+def _bars(ax, points, layout: Layout, measure: Metric, best, fontsize: int, names) -> None:
     ordered = sorted(points, key=lambda point: _column_key(point, layout))
     values = [measure.value(point) for point in ordered]
     top = max((value for value in values if value is not None), default=1.0)
@@ -252,7 +262,7 @@ def _bars(ax, points, layout: Layout, measure: Metric, best, fontsize: int) -> N
     ax.set_xticklabels([_column_label(_column_key(point, layout), layout, [point]) for point in ordered])
     ax.set_xlim(-0.6, len(ordered) - 0.4)
     ax.set_ylim(0, top * 1.15)
-    ax.set_xlabel(_axis_name(layout.columns) if layout.columns else "launch shape")
+    ax.set_xlabel(_axis_name(layout.columns, names) if layout.columns else "launch shape")
     ax.set_ylabel(measure.label)
     ax.tick_params(axis="x", length=0)
     ax.grid(axis="y", color="#e3e3e3", linewidth=0.8)
@@ -261,7 +271,7 @@ def _bars(ax, points, layout: Layout, measure: Metric, best, fontsize: int) -> N
 
 def _key(fig, rows: List[Row], layouts: List[Layout]) -> None:
     """Under the figure: what the outline, the hatching and an empty cell mean (only those present)."""
-    parts = ["black outline: the fastest shape (the stage's row in the table)"]
+    parts = ["black outline: the fastest shape of this sweep (the tables run each stage at its default shape)"]
     if any(point.failed for row in rows for point in row.sweep):
         parts.append("hatched: failed its check")
     if any(_has_holes(row, layout) for row, layout in zip(rows, layouts)):

@@ -2,10 +2,13 @@
 # Chapter 04's measurements and figures, from the repository root:
 #   chapters/04_spmv/figures/regenerate.sh gpu  [bin-dir] [report-dir]   on a GPU: the README's tables, the sweeps
 #                                                                        and the ncu counters (about 6 minutes on an H100)
-#   chapters/04_spmv/figures/regenerate.sh plot [report-dir]             anywhere with matplotlib: every figure
+#   chapters/04_spmv/figures/regenerate.sh concepts [bin-dir]            anywhere with matplotlib: the merge-walk
+#                                                                        diagram, from --analyze (no GPU)
+#   chapters/04_spmv/figures/regenerate.sh plot [report-dir] [bin-dir]   anywhere with matplotlib: every figure
+#                                                                        (the measured ones from the gpu mode's reports)
 # bin-dir defaults to build/bin, report-dir to build/reports/04 (neither is committed).
 set -euo pipefail
-usage="usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir]"
+usage="usage: $0 gpu [bin-dir] [report-dir] | concepts [bin-dir] | plot [report-dir] [bin-dir]"
 mode=${1:?$usage}
 figures=chapters/04_spmv/figures
 # The matrices of the tables, 4Mi rows each (name and --matrix).
@@ -18,7 +21,18 @@ matrices=(
   "uniform8wide uniform:4194304x16777216:8"
   "hugerow huge-row:4194304:8:16777216"
 )
+# The merge walk of stages 4 and 5 on a small matrix with one long row, from --analyze (no GPU needed).
+concepts() {  # concepts BIN-DIR
+  local analysis
+  analysis=$(mktemp)
+  "$1/chapter_04_spmv" --analyze --format json --matrix huge-row:8:3:20 > "$analysis"
+  tools/plot analysis "$analysis" --figure merge -o "$figures/04_merge_walk.svg"
+  rm -f "$analysis"
+}
 case "$mode" in
+  concepts)
+    concepts "${2:-build/bin}"
+    ;;
   gpu)
     bin=${2:-build/bin}
     reports=${3:-build/reports/04}
@@ -65,6 +79,11 @@ case "$mode" in
     ;;
   plot)
     reports=${2:-build/reports/04}
+    concepts "${3:-build/bin}"
+    if [ ! -f "$reports/banded27.json" ]; then
+      echo "no $reports/banded27.json: run '$0 gpu' on a GPU first for the measured figures" >&2
+      exit 0
+    fi
     tools/plot compare "$reports"/{banded27,stencil5,uniform16,rmat16,hugerow}.json \
       --labels "banded 27-point,2-D 5-point,uniform 16,R-MAT 16,one huge row" -o "$figures/04_gflops.svg"
     tools/plot compare "$reports"/{banded27,uniform16,rmat16}_f64.json \
