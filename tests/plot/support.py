@@ -5,6 +5,7 @@ import io
 import json
 import os
 import subprocess
+import tempfile
 import sys
 import unittest
 import xml.etree.ElementTree as ElementTree
@@ -70,3 +71,51 @@ def chapter_binary(name):
     folder = os.environ.get("STEPWISE_BIN_DIR") or os.path.join(ROOT, "build", "bin")
     path = os.path.join(folder, name)
     return path if os.access(path, os.X_OK) else None
+
+
+def drawn_bytes_by_hash_seed(source: str, folder: str, *figure_args: str) -> list:
+    """The bytes of the figure tools/plot draws from @p source under two different PYTHONHASHSEEDs
+    (`analysis SOURCE FIGURE_ARGS -o ...`): a figure that depends on set or dict order differs."""
+    outputs = []
+    for seed in ("1", "2"):
+        output = os.path.join(folder, f"same-bytes-{seed}.svg")
+        result = run_plot("analysis", source, *figure_args, "-o", output, env=dict(os.environ, PYTHONHASHSEED=seed))
+        if result.returncode != 0:
+            raise AssertionError(result.stderr)
+        with open(output, "rb") as stream:
+            outputs.append(stream.read())
+    return outputs
+
+
+def analysis_of(binary: str, *arguments: str) -> dict:
+    """A chapter's `--analyze --format json` document (@p arguments added); fails on a non-zero exit."""
+    result = subprocess.run([binary, "--analyze", "--format", "json", *arguments], capture_output=True, text=True,
+                            timeout=60)
+    if result.returncode != 0:
+        raise AssertionError(f"{binary} --analyze --format json {' '.join(arguments)}: exit {result.returncode}: "
+                             f"{result.stderr}")
+    return json.loads(result.stdout)
+
+
+class AnalysisTestCase(unittest.TestCase):
+    """A test of `tools/plot analysis`: a temporary folder, drawing a document, and the texts drawn."""
+
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.addCleanup(self.folder.cleanup)
+
+    def path(self, name: str) -> str:
+        return os.path.join(self.folder.name, name)
+
+    def draw(self, document, figure: str, *extra: str) -> list:
+        """Draws @p figure of @p document; returns the texts of the SVG."""
+        source = write_json(self.folder.name, "analysis.json", document)
+        output = self.path(f"{figure}.svg")
+        code, errors = plot("analysis", source, "--figure", figure, "-o", output, *extra)
+        self.assertEqual(code, 0, errors)
+        return svg_texts(output)
+
+    def assertDrawn(self, texts: list, *wanted: str) -> None:
+        joined = "\n".join(texts)
+        for text in wanted:
+            self.assertIn(text, joined)

@@ -5,13 +5,11 @@ the sub-tree schedule of common/warp_aggregate.hpp) checks both figures anywhere
 build/bin/chapter_05_atomics, when it is built, checks that the drawer reads what the chapter writes.
 """
 import copy
-import json
 import os
-import subprocess
-import tempfile
 import unittest
 
-from support import chapter_binary, needs_matplotlib, plot, run_plot, svg_texts, write_json
+from support import (analysis_of, AnalysisTestCase, chapter_binary, drawn_bytes_by_hash_seed, needs_matplotlib, plot,
+                    svg_texts, write_json)
 
 TALK_KEYS = [2, 3, 3, 1, 2, 3, 1, 2]
 WIDE_KEYS = [1, 2, 2, 3, 1, 2, 3, 1, 2, 3, 1, 3, 1, 1, 2, 3]
@@ -88,26 +86,7 @@ class TheModelHere(unittest.TestCase):
         self.assertEqual(wide["rounds"][0]["values"][5], 14)  # slide 20: lane 5, 7 + 7
 
 
-class AnalysisTest(unittest.TestCase):
-    def setUp(self):
-        self.folder = tempfile.TemporaryDirectory()
-        self.addCleanup(self.folder.cleanup)
-
-    def path(self, name: str) -> str:
-        return os.path.join(self.folder.name, name)
-
-    def draw(self, document, figure: str, *extra: str) -> list:
-        source = write_json(self.folder.name, "analysis.json", document)
-        output = self.path(f"{figure}.svg")
-        code, errors = plot("analysis", source, "--figure", figure, "-o", output, *extra)
-        self.assertEqual(code, 0, errors)
-        return svg_texts(output)
-
-    def assertDrawn(self, texts: list, *wanted: str) -> None:
-        joined = "\n".join(texts)
-        for text in wanted:
-            self.assertIn(text, joined)
-
+AnalysisTest = AnalysisTestCase
 
 @needs_matplotlib
 class Synthetic(AnalysisTest):
@@ -155,14 +134,7 @@ class Synthetic(AnalysisTest):
 
     def test_same_input_same_bytes(self):
         source = write_json(self.folder.name, "analysis.json", synthetic())
-        outputs = []
-        for seed in ("1", "2"):
-            output = self.path(f"subtree{seed}.svg")
-            result = run_plot("analysis", source, "--figure", "subtree", "-o", output,
-                              env=dict(os.environ, PYTHONHASHSEED=seed))
-            self.assertEqual(result.returncode, 0, result.stderr)
-            with open(output, "rb") as stream:
-                outputs.append(stream.read())
+        outputs = drawn_bytes_by_hash_seed(source, self.folder.name, "--figure", "subtree")
         self.assertEqual(outputs[0], outputs[1])
 
 
@@ -174,10 +146,7 @@ def _built_binary():
 @unittest.skipUnless(_built_binary(), "chapter_05_atomics is not built (STEPWISE_BIN_DIR or build/bin)")
 class RealOutput(AnalysisTest):
     def test_both_figures_from_the_chapter(self):
-        result = subprocess.run([_built_binary(), "--analyze", "--format", "json", "--n", "4096"], capture_output=True,
-                                text=True, timeout=60)
-        self.assertEqual(result.returncode, 0, result.stderr)
-        document = json.loads(result.stdout)
+        document = analysis_of(_built_binary(), "--n", "4096")
         self.assertEqual(document["ballot_example"], {**ballot(TALK_KEYS), "source": document["ballot_example"]["source"]})
         self.assertEqual(document["subtree_example"]["rounds"], subtree(WIDE_KEYS, WIDE_VALUES)["rounds"])
         self.assertDrawn(self.draw(document, "peers"), "__ballot_sync = 10010001 = 0x91")

@@ -5,13 +5,11 @@ both figures anywhere; the real output of build/bin/chapter_06_compaction, when 
 reads what the chapter writes and that the look-back adds up to the sequential count.
 """
 import copy
-import json
 import os
-import subprocess
-import tempfile
 import unittest
 
-from support import chapter_binary, needs_matplotlib, plot, run_plot, svg_texts, write_json
+from support import (analysis_of, AnalysisTestCase, chapter_binary, drawn_bytes_by_hash_seed, needs_matplotlib, plot,
+                    svg_texts, write_json)
 
 
 def _kept(i: int) -> bool:
@@ -78,26 +76,7 @@ def synthetic(last_inclusive: int = 34) -> dict:
             "sliced_tile": _sliced(64, 8), "lookback": _lookback(40, 16, last_inclusive)}
 
 
-class AnalysisTest(unittest.TestCase):
-    def setUp(self):
-        self.folder = tempfile.TemporaryDirectory()
-        self.addCleanup(self.folder.cleanup)
-
-    def path(self, name: str) -> str:
-        return os.path.join(self.folder.name, name)
-
-    def draw(self, document, figure: str, *extra: str) -> list:
-        source = write_json(self.folder.name, "analysis.json", document)
-        output = self.path(f"{figure}.svg")
-        code, errors = plot("analysis", source, "--figure", figure, "-o", output, *extra)
-        self.assertEqual(code, 0, errors)
-        return svg_texts(output)
-
-    def assertDrawn(self, texts: list, *wanted: str) -> None:
-        joined = "\n".join(texts)
-        for text in wanted:
-            self.assertIn(text, joined)
-
+AnalysisTest = AnalysisTestCase
 
 class TheModelHere(unittest.TestCase):
     def test_the_synthetic_document_adds_up(self):
@@ -177,14 +156,7 @@ class Synthetic(AnalysisTest):
 
     def test_same_input_same_bytes(self):
         source = write_json(self.folder.name, "analysis.json", synthetic())
-        outputs = []
-        for seed in ("1", "2"):
-            output = self.path(f"packing{seed}.svg")
-            result = run_plot("analysis", source, "--figure", "packing", "-o", output,
-                              env=dict(os.environ, PYTHONHASHSEED=seed))
-            self.assertEqual(result.returncode, 0, result.stderr)
-            with open(output, "rb") as stream:
-                outputs.append(stream.read())
+        outputs = drawn_bytes_by_hash_seed(source, self.folder.name, "--figure", "packing")
         self.assertEqual(outputs[0], outputs[1])
 
 
@@ -196,10 +168,7 @@ def _built_binary():
 @unittest.skipUnless(_built_binary(), "chapter_06_compaction is not built (STEPWISE_BIN_DIR or build/bin)")
 class RealOutput(AnalysisTest):
     def test_every_figure_from_the_chapter(self):
-        result = subprocess.run([_built_binary(), "--analyze", "--format", "json", "--n", "2^20"],
-                                capture_output=True, text=True, timeout=60)
-        self.assertEqual(result.returncode, 0, result.stderr)
-        document = json.loads(result.stdout)
+        document = analysis_of(_built_binary(), "--n", "2^20")
         lookback = document["lookback"]
         self.assertEqual(lookback["exclusive_prefix"], lookback["sequential"])
         self.assertDrawn(self.draw(document, "packing"), "Stage 3's tile (256 × 8)",

@@ -6,13 +6,11 @@ checks the figure anywhere; the real output of build/bin/chapter_07_divergence, 
 that the drawer reads what the chapter writes and that the chapter's order is that stable sort.
 """
 import copy
-import json
 import os
-import subprocess
-import tempfile
 import unittest
 
-from support import chapter_binary, needs_matplotlib, plot, run_plot, svg_texts, write_json
+from support import (analysis_of, AnalysisTestCase, chapter_binary, drawn_bytes_by_hash_seed, needs_matplotlib, plot,
+                    write_json)
 
 VALUES = [2, 11, 14, 7, 5, 20, 3, 12, 9, 16, 1, 13, 8, 15, 4, 10]
 
@@ -46,26 +44,9 @@ class TheModelHere(unittest.TestCase):
         self.assertEqual(worked["paths_per_warp_after"], [1, 2, 2, 1])
 
 
-class AnalysisTest(unittest.TestCase):
-    def setUp(self):
-        self.folder = tempfile.TemporaryDirectory()
-        self.addCleanup(self.folder.cleanup)
-
-    def path(self, name: str) -> str:
-        return os.path.join(self.folder.name, name)
-
+class AnalysisTest(AnalysisTestCase):
     def draw(self, document, *extra: str) -> list:
-        source = write_json(self.folder.name, "analysis.json", document)
-        output = self.path("remap.svg")
-        code, errors = plot("analysis", source, "--figure", "remap", "-o", output, *extra)
-        self.assertEqual(code, 0, errors)
-        return svg_texts(output)
-
-    def assertDrawn(self, texts: list, *wanted: str) -> None:
-        joined = "\n".join(texts)
-        for text in wanted:
-            self.assertIn(text, joined)
-
+        return super().draw(document, "remap", *extra)
 
 @needs_matplotlib
 class Synthetic(AnalysisTest):
@@ -97,13 +78,7 @@ class Synthetic(AnalysisTest):
 
     def test_same_input_same_bytes(self):
         source = write_json(self.folder.name, "analysis.json", synthetic())
-        outputs = []
-        for seed in ("1", "2"):
-            output = self.path(f"remap{seed}.svg")
-            result = run_plot("analysis", source, "-o", output, env=dict(os.environ, PYTHONHASHSEED=seed))
-            self.assertEqual(result.returncode, 0, result.stderr)
-            with open(output, "rb") as stream:
-                outputs.append(stream.read())
+        outputs = drawn_bytes_by_hash_seed(source, self.folder.name)
         self.assertEqual(outputs[0], outputs[1])
 
 
@@ -115,10 +90,7 @@ def _built_binary():
 @unittest.skipUnless(_built_binary(), "chapter_07_divergence is not built (STEPWISE_BIN_DIR or build/bin)")
 class RealOutput(AnalysisTest):
     def test_the_figure_from_the_chapter(self):
-        result = subprocess.run([_built_binary(), "--analyze", "--format", "json", "--n", "2^16"], capture_output=True,
-                                text=True, timeout=60)
-        self.assertEqual(result.returncode, 0, result.stderr)
-        document = json.loads(result.stdout)
+        document = analysis_of(_built_binary(), "--n", "2^16")
         written = document["pvector_example"]
         self.assertEqual({key: written[key] for key in written if key != "source"},
                          {key: value for key, value in example(VALUES).items() if key != "source"})

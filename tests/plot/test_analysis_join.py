@@ -5,13 +5,10 @@ the real output of build/bin/chapter_08_join, when one is built, checks that the
 """
 import bisect
 import copy
-import json
 import os
-import subprocess
-import tempfile
 import unittest
 
-from support import chapter_binary, needs_matplotlib, plot, svg_texts, write_json
+from support import analysis_of, AnalysisTestCase, chapter_binary, needs_matplotlib, plot, write_json
 from test_analysis_merge import load_balance_document
 
 
@@ -41,23 +38,7 @@ class TheModelHere(unittest.TestCase):
         self.assertEqual(synthetic()["load_balance"]["slide_items"], 23)
 
 
-class AnalysisTest(unittest.TestCase):
-    def setUp(self):
-        self.folder = tempfile.TemporaryDirectory()
-        self.addCleanup(self.folder.cleanup)
-
-    def draw(self, document, figure: str, *extra: str) -> list:
-        source = write_json(self.folder.name, "analysis.json", document)
-        output = os.path.join(self.folder.name, f"{figure}.svg")
-        code, errors = plot("analysis", source, "--figure", figure, "-o", output, *extra)
-        self.assertEqual(code, 0, errors)
-        return svg_texts(output)
-
-    def assertDrawn(self, texts: list, *wanted: str) -> None:
-        joined = "\n".join(texts)
-        for text in wanted:
-            self.assertIn(text, joined)
-
+AnalysisTest = AnalysisTestCase
 
 @needs_matplotlib
 class Synthetic(AnalysisTest):
@@ -97,10 +78,7 @@ def _built_binary():
 @unittest.skipUnless(_built_binary(), "chapter_08_join is not built (STEPWISE_BIN_DIR or build/bin)")
 class RealOutput(AnalysisTest):
     def test_every_figure_from_the_chapter(self):
-        result = subprocess.run([_built_binary(), "--analyze", "--format", "json"], capture_output=True, text=True,
-                                timeout=60)
-        self.assertEqual(result.returncode, 0, result.stderr)
-        document = json.loads(result.stdout)
+        document = analysis_of(_built_binary())
         want = synthetic()
         self.assertEqual(document["inner_join"], want["inner_join"])
         self.assertEqual(document["load_balance"], want["load_balance"])

@@ -5,13 +5,11 @@ checks every figure anywhere; the real output of build/bin/chapter_03_merge, whe
 drawer reads what the chapter writes. load_balance_document() is shared with test_analysis_join.py.
 """
 import copy
-import json
 import os
-import subprocess
-import tempfile
 import unittest
 
-from support import chapter_binary, needs_matplotlib, plot, run_plot, svg_texts, write_json
+from support import (analysis_of, AnalysisTestCase, chapter_binary, drawn_bytes_by_hash_seed, needs_matplotlib, plot,
+                    svg_texts, write_json)
 
 
 def merge_path(a: list, b: list, diagonal: int, ties_take_a: bool = True) -> int:
@@ -90,26 +88,7 @@ class TheModelHere(unittest.TestCase):
         self.assertEqual(sum(tile["last"] - tile["first"] for tile in lbs["tiles"]), 27 + 10)
 
 
-class AnalysisTest(unittest.TestCase):
-    def setUp(self):
-        self.folder = tempfile.TemporaryDirectory()
-        self.addCleanup(self.folder.cleanup)
-
-    def path(self, name: str) -> str:
-        return os.path.join(self.folder.name, name)
-
-    def draw(self, document, figure: str, *extra: str) -> list:
-        source = write_json(self.folder.name, "analysis.json", document)
-        output = self.path(f"{figure}.svg")
-        code, errors = plot("analysis", source, "--figure", figure, "-o", output, *extra)
-        self.assertEqual(code, 0, errors)
-        return svg_texts(output)
-
-    def assertDrawn(self, texts: list, *wanted: str) -> None:
-        joined = "\n".join(texts)
-        for text in wanted:
-            self.assertIn(text, joined)
-
+AnalysisTest = AnalysisTestCase
 
 @needs_matplotlib
 class Synthetic(AnalysisTest):
@@ -155,14 +134,7 @@ class Synthetic(AnalysisTest):
 
     def test_same_input_same_bytes(self):
         source = write_json(self.folder.name, "analysis.json", synthetic())
-        outputs = []
-        for seed in ("1", "2"):
-            output = self.path(f"merge{seed}.svg")
-            result = run_plot("analysis", source, "--figure", "merge-path", "-o", output,
-                              env=dict(os.environ, PYTHONHASHSEED=seed))
-            self.assertEqual(result.returncode, 0, result.stderr)
-            with open(output, "rb") as stream:
-                outputs.append(stream.read())
+        outputs = drawn_bytes_by_hash_seed(source, self.folder.name, "--figure", "merge-path")
         self.assertEqual(outputs[0], outputs[1])
 
 
@@ -174,10 +146,7 @@ def _built_binary():
 @unittest.skipUnless(_built_binary(), "chapter_03_merge is not built (STEPWISE_BIN_DIR or build/bin)")
 class RealOutput(AnalysisTest):
     def test_every_figure_from_the_chapter(self):
-        result = subprocess.run([_built_binary(), "--analyze", "--format", "json"], capture_output=True, text=True,
-                                timeout=60)
-        self.assertEqual(result.returncode, 0, result.stderr)
-        document = json.loads(result.stdout)
+        document = analysis_of(_built_binary())
         self.assertEqual(document["load_balance"], load_balance_document(document["load_balance"]["counts"], 4, 5))
         self.assertDrawn(self.draw(document, "merge-path"), "tiles of 2 threads × 3 values", "tile 2 starts",
                          "4 (2): (7, 5) → A[7, 10) B[5, 5) → 8ᴬ 9ᴬ 9ᴬ")

@@ -7,11 +7,10 @@ the drawer reads what the chapter writes.
 import copy
 import math
 import os
-import subprocess
-import tempfile
 import unittest
 
-from support import chapter_binary, needs_matplotlib, plot, run_plot, svg_texts, write_json
+from support import (analysis_of, AnalysisTestCase, chapter_binary, drawn_bytes_by_hash_seed, needs_matplotlib, plot,
+                    svg_texts, write_json)
 
 
 
@@ -64,26 +63,7 @@ def synthetic() -> dict:
     }
 
 
-class AnalysisTest(unittest.TestCase):
-    def setUp(self):
-        self.folder = tempfile.TemporaryDirectory()
-        self.addCleanup(self.folder.cleanup)
-
-    def path(self, name: str) -> str:
-        return os.path.join(self.folder.name, name)
-
-    def draw(self, document, figure: str, *extra: str) -> list:
-        source = write_json(self.folder.name, "analysis.json", document)
-        output = self.path(f"{figure}.svg")
-        code, errors = plot("analysis", source, "--figure", figure, "-o", output, *extra)
-        self.assertEqual(code, 0, errors)
-        return svg_texts(output)
-
-    def assertDrawn(self, texts: list, *wanted: str) -> None:
-        joined = "\n".join(texts)
-        for text in wanted:
-            self.assertIn(text, joined)
-
+AnalysisTest = AnalysisTestCase
 
 class TheModelHere(unittest.TestCase):
     def test_the_synthetic_access_is_the_talk_and_the_correction(self):
@@ -146,14 +126,7 @@ class Synthetic(AnalysisTest):
 
     def test_same_input_same_bytes(self):
         source = write_json(self.folder.name, "analysis.json", synthetic())
-        outputs = []
-        for seed in ("1", "2"):
-            output = self.path(f"lookback{seed}.svg")
-            result = run_plot("analysis", source, "--figure", "lookback", "-o", output,
-                              env=dict(os.environ, PYTHONHASHSEED=seed))
-            self.assertEqual(result.returncode, 0, result.stderr)
-            with open(output, "rb") as stream:
-                outputs.append(stream.read())
+        outputs = drawn_bytes_by_hash_seed(source, self.folder.name, "--figure", "lookback")
         self.assertEqual(outputs[0], outputs[1])
 
 
@@ -165,12 +138,7 @@ def _built_binary():
 @unittest.skipUnless(_built_binary(), "chapter_02_scan is not built (STEPWISE_BIN_DIR or build/bin)")
 class RealOutput(AnalysisTest):
     def test_every_figure_from_the_chapter(self):
-        result = subprocess.run([_built_binary(), "--analyze", "--format", "json"], capture_output=True, text=True,
-                                timeout=60)
-        self.assertEqual(result.returncode, 0, result.stderr)
-        import json
-
-        document = json.loads(result.stdout)
+        document = analysis_of(_built_binary())
         self.assertDrawn(self.draw(document, "banks"), "2-way: 16 wavefronts (ideal 8)", "8-way: 64 wavefronts")
         self.assertDrawn(self.draw(document, "transpose"), "(8 threads × 8 values)", "words 56–63")
         self.assertDrawn(self.draw(document, "lookback"), "decoupled look-back of tile 80",

@@ -5,13 +5,11 @@ analysis.cpp computes it) checks the figure anywhere; the real output of build/b
 built, checks that the drawer reads what the chapter writes.
 """
 import copy
-import json
 import os
-import subprocess
-import tempfile
 import unittest
 
-from support import chapter_binary, needs_matplotlib, plot, run_plot, svg_texts, write_json
+from support import (analysis_of, AnalysisTestCase, chapter_binary, drawn_bytes_by_hash_seed, needs_matplotlib, plot,
+                    svg_texts, write_json)
 
 
 def _walk(offsets: list, vt: int, nt: int) -> dict:
@@ -78,26 +76,9 @@ class TheWalkHere(unittest.TestCase):
         self.assertEqual(_walk([0, 2, 2, 5, 7], 7, 1)["threads"][0]["partial"], "carry")
 
 
-class AnalysisTest(unittest.TestCase):
-    def setUp(self):
-        self.folder = tempfile.TemporaryDirectory()
-        self.addCleanup(self.folder.cleanup)
-
-    def path(self, name: str) -> str:
-        return os.path.join(self.folder.name, name)
-
+class AnalysisTest(AnalysisTestCase):
     def draw(self, document, *extra: str) -> list:
-        source = write_json(self.folder.name, "analysis.json", document)
-        output = self.path("merge.svg")
-        code, errors = plot("analysis", source, "--figure", "merge", "-o", output, *extra)
-        self.assertEqual(code, 0, errors)
-        return svg_texts(output)
-
-    def assertDrawn(self, texts: list, *wanted: str) -> None:
-        joined = "\n".join(texts)
-        for text in wanted:
-            self.assertIn(text, joined)
-
+        return super().draw(document, "merge", *extra)
 
 @needs_matplotlib
 class Synthetic(AnalysisTest):
@@ -142,13 +123,7 @@ class Synthetic(AnalysisTest):
 
     def test_same_input_same_bytes(self):
         source = write_json(self.folder.name, "analysis.json", synthetic())
-        outputs = []
-        for seed in ("1", "2"):
-            output = self.path(f"merge{seed}.svg")
-            result = run_plot("analysis", source, "-o", output, env=dict(os.environ, PYTHONHASHSEED=seed))
-            self.assertEqual(result.returncode, 0, result.stderr)
-            with open(output, "rb") as stream:
-                outputs.append(stream.read())
+        outputs = drawn_bytes_by_hash_seed(source, self.folder.name)
         self.assertEqual(outputs[0], outputs[1])
 
 
@@ -161,10 +136,7 @@ def _built_binary():
 class RealOutput(AnalysisTest):
     def test_the_figure_of_the_chapter(self):
         """The matrix of figures/04_merge_walk.svg: its walk, and the same walk as this file's model computes."""
-        result = subprocess.run([_built_binary(), "--analyze", "--format", "json", "--matrix", "huge-row:8:3:20"],
-                                capture_output=True, text=True, timeout=60)
-        self.assertEqual(result.returncode, 0, result.stderr)
-        document = json.loads(result.stdout)
+        document = analysis_of(_built_binary(), "--matrix", "huge-row:8:3:20")
         walk = document["merge_walk"]
         self.assertEqual(walk, _walk([0] + walk["row_ends"], walk["items_per_thread"], walk["threads_per_tile"]))
         self.assertDrawn(self.draw(document), "on huge-row 8x20, 3 per row, row 4 of 20", "tile 3",
