@@ -12,6 +12,15 @@ from ..report import ReportError
 DRAWERS = {}
 
 
+def require(mapping, name: str, where: str, program: str = ""):
+    """mapping[name], or a ReportError saying that @p where lacks it and that the document is not the
+    `--analyze --format json` output of @p program (`chapter_03_merge`; "" names no program)."""
+    if not isinstance(mapping, dict) or name not in mapping:
+        of = f"{program} " if program else ""
+        raise ReportError(f"{where} has no '{name}': not the output of {of}--analyze --format json")
+    return mapping[name]
+
+
 def register(kind: str, module) -> None:
     """Make `tools/plot analysis` draw documents whose "analysis" field is `kind` with `module`."""
     DRAWERS[kind] = module

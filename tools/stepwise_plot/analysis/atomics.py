@@ -16,7 +16,7 @@ from matplotlib.patches import FancyArrowPatch, Rectangle
 
 from .. import style
 from ..report import ReportError
-from . import register
+from . import register, require
 
 KIND = "atomics-peers"
 FIGURES = ("peers", "subtree")
@@ -51,10 +51,8 @@ def draw(document: dict, figure: str, title: str = None, sub: str = None):
     raise ReportError(f"--figure {figure}: this document draws {', '.join(FIGURES)}")
 
 
-def _require(document: dict, key: str, where: str = "the --analyze document"):
-    if not isinstance(document, dict) or key not in document:
-        raise ReportError(f"{where} has no '{key}': not the output of chapter_05_atomics --analyze --format json")
-    return document[key]
+def _require(mapping, key: str, where: str = "the --analyze document"):
+    return require(mapping, key, where, "chapter_05_atomics")
 
 
 def _key_colors(keys: List[int]) -> Dict[int, str]:

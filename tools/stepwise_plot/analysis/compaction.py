@@ -26,7 +26,7 @@ from matplotlib.patches import Rectangle
 
 from .. import style
 from ..report import ReportError
-from . import register
+from . import register, require
 
 KIND = "compaction"
 FIGURES = ("packing", "lookback")
@@ -67,10 +67,8 @@ def draw(document: dict, figure: str, title: str = None, sub: str = None):
     return _lookback(document, title, sub)
 
 
-def _require(mapping: dict, key: str, where: str):
-    if not isinstance(mapping, dict) or key not in mapping:
-        raise ReportError(f"{where} has no '{key}': not the output of chapter_06_compaction --analyze --format json")
-    return mapping[key]
+def _require(mapping, key: str, where: str):
+    return require(mapping, key, where, "chapter_06_compaction")
 
 
 def _fields(mapping: dict, keys, where: str) -> dict:

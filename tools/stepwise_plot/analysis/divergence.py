@@ -16,7 +16,7 @@ from matplotlib.patches import ConnectionPatch, Rectangle
 
 from .. import style
 from ..report import ReportError
-from . import register
+from . import register, require
 
 KIND = "divergence-remap"
 FIGURES = ("remap",)
@@ -43,10 +43,8 @@ def draw(document: dict, figure: str, title: str = None, sub: str = None):
     raise ReportError(f"--figure {figure}: this document draws {', '.join(FIGURES)}")
 
 
-def _require(document: dict, key: str, where: str = "the --analyze document"):
-    if not isinstance(document, dict) or key not in document:
-        raise ReportError(f"{where} has no '{key}': not the output of chapter_07_divergence --analyze --format json")
-    return document[key]
+def _require(mapping, key: str, where: str = "the --analyze document"):
+    return require(mapping, key, where, "chapter_07_divergence")
 
 
 def _mix(color: str, amount: float) -> str:

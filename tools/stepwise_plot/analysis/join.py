@@ -23,7 +23,7 @@ from matplotlib.patches import Polygon, Rectangle
 
 from .. import style
 from ..report import ReportError
-from . import load_balance, register
+from . import load_balance, register, require
 
 KIND = "join"
 FIGURES = ("expansion", "load-balance")
@@ -31,10 +31,8 @@ FIGURES = ("expansion", "load-balance")
 _GAP = 3.2  # between the input and the output domain, in cell heights
 
 
-def _field(mapping, name: str, where: str = "the --analyze document"):
-    if not isinstance(mapping, dict) or name not in mapping:
-        raise ReportError(f"{where} has no '{name}': not the output of chapter_08_join --analyze --format json")
-    return mapping[name]
+def _field(mapping, key: str, where: str = "the --analyze document"):
+    return require(mapping, key, where, "chapter_08_join")
 
 
 def figures(document: dict) -> list:

@@ -17,6 +17,7 @@ from matplotlib.patches import Rectangle
 
 from .. import style
 from ..report import ReportError
+from . import require
 
 # One hue per object, cycling (Okabe-Ito's, without the yellow, and a wine): dark for the step that
 # starts the object, lightened for its items. White text on every one of them.
@@ -25,10 +26,8 @@ _GAP = 0.12  # between the threads' groups of VT cells, in cells
 _ROW = 1.55  # from one tile's row to the next, in cell heights
 
 
-def _field(mapping, name: str, where: str):
-    if not isinstance(mapping, dict) or name not in mapping:
-        raise ReportError(f"{where} has no '{name}': not the output of --analyze --format json")
-    return mapping[name]
+def _field(mapping, key: str, where: str):
+    return require(mapping, key, where)
 
 
 def read(lbs: dict, where: str = "the load_balance object") -> dict:

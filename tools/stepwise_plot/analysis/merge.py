@@ -20,7 +20,7 @@ import sys
 
 from .. import style
 from ..report import ReportError
-from . import load_balance, register
+from . import load_balance, register, require
 
 KIND = "merge"
 FIGURES = ("merge-path", "load-balance")
@@ -30,10 +30,8 @@ _TILE_LINE = "#444444"
 _THREAD_LINE = "#888888"
 
 
-def _field(mapping, name: str, where: str = "the --analyze document"):
-    if not isinstance(mapping, dict) or name not in mapping:
-        raise ReportError(f"{where} has no '{name}': not the output of chapter_03_merge --analyze --format json")
-    return mapping[name]
+def _field(mapping, key: str, where: str = "the --analyze document"):
+    return require(mapping, key, where, "chapter_03_merge")
 
 
 def figures(document: dict) -> list:
