@@ -261,16 +261,35 @@ std::string search_section(const Plan& plan) {
   return out.str();
 }
 
-std::string lbs_section(const Plan& plan) {
-  const std::vector<int>& counts = talk_lbs_counts();
-  std::vector<int> offsets(counts.size());
+/// The talk's load-balancing example, searched on the CPU: its counts, their exclusive scan,
+/// and each item's object and rank in it.
+struct TalkLbs {
+  std::vector<int> counts, offsets, objects, ranks;
   int items = 0;
-  for (std::size_t k = 0; k < counts.size(); ++k) {
-    offsets[k] = items;
-    items += counts[k];
+};
+
+TalkLbs talk_lbs() {
+  TalkLbs talk;
+  talk.counts = talk_lbs_counts();
+  talk.offsets.resize(talk.counts.size());
+  for (std::size_t k = 0; k < talk.counts.size(); ++k) {
+    talk.offsets[k] = talk.items;
+    talk.items += talk.counts[k];
   }
-  std::vector<int> objects(static_cast<std::size_t>(items)), ranks(static_cast<std::size_t>(items));
-  load_balance_search(offsets.data(), offsets.size(), static_cast<std::size_t>(items), objects.data(), ranks.data());
+  talk.objects.resize(static_cast<std::size_t>(talk.items));
+  talk.ranks.resize(static_cast<std::size_t>(talk.items));
+  load_balance_search(talk.offsets.data(), talk.offsets.size(), static_cast<std::size_t>(talk.items),
+                      talk.objects.data(), talk.ranks.data());
+  return talk;
+}
+
+std::string lbs_section(const Plan& plan) {
+  const TalkLbs talk = talk_lbs();
+  const std::vector<int>& counts = talk.counts;
+  const std::vector<int>& offsets = talk.offsets;
+  const int items = talk.items;
+  const std::vector<int>& objects = talk.objects;
+  const std::vector<int>& ranks = talk.ranks;
   std::ostringstream out;
   out << "Load-balancing search, the talk's example: " << counts.size() << " objects generate " << items
       << " items; each item gets its object (and its rank in it)\n";
@@ -515,15 +534,12 @@ json sorted_search_json() {
 
 /// The talk's load-balancing example in the schema tools/plot's load_balance module draws.
 json load_balance_json() {
-  const std::vector<int>& counts = talk_lbs_counts();
-  std::vector<int> offsets(counts.size());
-  int items = 0;
-  for (std::size_t k = 0; k < counts.size(); ++k) {
-    offsets[k] = items;
-    items += counts[k];
-  }
-  std::vector<int> objects(static_cast<std::size_t>(items)), ranks(static_cast<std::size_t>(items));
-  load_balance_search(offsets.data(), offsets.size(), static_cast<std::size_t>(items), objects.data(), ranks.data());
+  const TalkLbs talk = talk_lbs();
+  const std::vector<int>& counts = talk.counts;
+  const std::vector<int>& offsets = talk.offsets;
+  const int items = talk.items;
+  const std::vector<int>& objects = talk.objects;
+  const std::vector<int>& ranks = talk.ranks;
   // The merge's steps in order, from the cross points of consecutive diagonals: a step that
   // takes an item gives it its object, a step that takes an offset starts the next object.
   json steps = json::array();
