@@ -37,9 +37,9 @@
 #include <vector>
 
 #include "chapters.hpp"  // generated: kChapterExecutables, kExtraChapterExecutables
-#include "cli.hpp"
-#include "report.hpp"
-#include "sizes.hpp"
+#include "host/cli.hpp"
+#include "host/report.hpp"
+#include "host/sizes.hpp"
 
 namespace {
 

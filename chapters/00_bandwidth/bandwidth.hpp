@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "stage.hpp"
+#include "host/stage.hpp"
 
 namespace stepwise::bandwidth {
 

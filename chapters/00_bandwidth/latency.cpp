@@ -2,7 +2,7 @@
 #include <string>
 
 #include "latency.hpp"
-#include "sizes.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::bandwidth {
 

@@ -7,8 +7,8 @@
 #include <random>
 #include <vector>
 
-#include "check.hpp"
-#include "device_buffer.hpp"
+#include "host/check.hpp"
+#include "host/device_buffer.hpp"
 #include "latency.hpp"
 
 namespace stepwise::bandwidth {

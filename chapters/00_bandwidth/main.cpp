@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "bandwidth.hpp"
-#include "data.hpp"
-#include "device_buffer.hpp"
-#include "harness.hpp"
-#include "host_memory.hpp"
+#include "host/data.hpp"
+#include "host/device_buffer.hpp"
+#include "host/harness.hpp"
+#include "host/host_memory.hpp"
 #include "latency.hpp"
-#include "mode_options.hpp"
+#include "host/mode_options.hpp"
 
 namespace {
 

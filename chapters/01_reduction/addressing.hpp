@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "hd.hpp"
+#include "algorithm/hd.hpp"
 
 namespace stepwise::reduction {
 

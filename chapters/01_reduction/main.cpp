@@ -9,10 +9,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "device_buffer.hpp"
-#include "harness.hpp"
-#include "host_memory.hpp"
-#include "mode_options.hpp"
+#include "host/device_buffer.hpp"
+#include "host/harness.hpp"
+#include "host/host_memory.hpp"
+#include "host/mode_options.hpp"
 #include "options.hpp"
 #include "reduce_reference.hpp"
 #include "reduction.hpp"

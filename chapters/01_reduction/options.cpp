@@ -1,7 +1,7 @@
 // The options of chapter 01 and what --analyze prints from them.
 #include "options.hpp"
 
-#include "mode_options.hpp"
+#include "host/mode_options.hpp"
 #include "reduce_analysis.hpp"
 #include "reduction.hpp"
 

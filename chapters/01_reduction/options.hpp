@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cli.hpp"
+#include "host/cli.hpp"
 
 namespace stepwise::reduction {
 

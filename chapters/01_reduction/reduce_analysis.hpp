@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "addressing.hpp"
-#include "types.hpp"
+#include "host/types.hpp"
 
 namespace stepwise::reduction {
 

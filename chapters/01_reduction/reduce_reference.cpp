@@ -6,7 +6,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "data.hpp"
+#include "host/data.hpp"
 #include "reduction.hpp"
 
 namespace stepwise::reduction {

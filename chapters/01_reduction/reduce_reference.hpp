@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "verify.hpp"
+#include "host/verify.hpp"
 
 namespace stepwise::reduction {
 

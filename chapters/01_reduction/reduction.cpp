@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "check.hpp"
-#include "launch.hpp"
+#include "host/check.hpp"
+#include "host/launch.hpp"
 
 namespace stepwise::reduction {
 

@@ -11,11 +11,11 @@
 #include <cstddef>
 #include <stdexcept>
 
-#include "check.hpp"
-#include "launch.hpp"
+#include "host/check.hpp"
+#include "host/launch.hpp"
 #include "reduction.hpp"
-#include "thread_ops.hpp"
-#include "vector.cuh"
+#include "device/thread_ops.hpp"
+#include "device/vector.cuh"
 
 namespace stepwise::reduction {
 

@@ -19,9 +19,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "device_buffer.hpp"
-#include "dispatch.hpp"
-#include "stage.hpp"
+#include "host/device_buffer.hpp"
+#include "host/dispatch.hpp"
+#include "host/stage.hpp"
 
 namespace stepwise::reduction {
 

@@ -1,7 +1,7 @@
 /// @file bank_conflicts.hpp
 /// The shared-memory bank model of chapter 02, applied to the strided <-> thread-order
 /// transpose (stages 4-7) and to Blelloch's tree (stages 2-3), computed from the index maps
-/// the kernels call (common/tile_layout.hpp, tree_layout.hpp). Host and device code alike
+/// the kernels call (common/algorithm/tile_layout.hpp, tree_layout.hpp). Host and device code alike
 /// (STEPWISE_HD): the CPU tests and `--analyze` run it.
 ///
 /// Shared memory has 32 banks of 4-byte words; word w lives in bank w % 32. A warp-wide access
@@ -27,8 +27,8 @@
 #include <string>
 #include <vector>
 
-#include "hd.hpp"
-#include "tile_layout.hpp"
+#include "algorithm/hd.hpp"
+#include "algorithm/tile_layout.hpp"
 #include "tree_layout.hpp"
 
 namespace stepwise::scan {

@@ -1,4 +1,4 @@
-// The look-back of common/lookback.cuh replayed on the CPU, for the --analyze diagram.
+// The look-back of common/device/lookback.cuh replayed on the CPU, for the --analyze diagram.
 #include "lookback_replay.hpp"
 
 #include <stdexcept>

@@ -1,5 +1,5 @@
 /// @file lookback_replay.hpp
-/// The decoupled look-back of stage 7 (common/lookback.cuh, look_back()) replayed on the CPU,
+/// The decoupled look-back of stage 7 (common/device/lookback.cuh, look_back()) replayed on the CPU,
 /// one warp step at a time, for the look-back diagram of `--analyze --format json`.
 ///
 /// look_back() is device code built on warp intrinsics (__any_sync, __ballot_sync, shuffles),
@@ -20,7 +20,7 @@
 
 namespace stepwise::scan {
 
-/// What a tile has published, as common/lookback.cuh's TileFlag: nothing yet (X), its own
+/// What a tile has published, as common/device/lookback.cuh's TileFlag: nothing yet (X), its own
 /// aggregate (A), or its inclusive prefix (P).
 enum class TileState { invalid, aggregate, inclusive };
 

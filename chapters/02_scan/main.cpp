@@ -11,9 +11,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "harness.hpp"
-#include "host_memory.hpp"
-#include "mode_options.hpp"
+#include "host/harness.hpp"
+#include "host/host_memory.hpp"
+#include "host/mode_options.hpp"
 #include "options.hpp"
 #include "scan.hpp"
 #include "scan_reference.hpp"

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "bank_conflicts.hpp"
-#include "mode_options.hpp"
+#include "host/mode_options.hpp"
 
 namespace stepwise::scan {
 

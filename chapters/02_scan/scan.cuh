@@ -22,13 +22,13 @@
 #include <stdexcept>
 #include <string>
 
-#include "block.cuh"
-#include "check.hpp"
-#include "device.hpp"
-#include "launch.hpp"
+#include "device/block.cuh"
+#include "host/check.hpp"
+#include "host/device.hpp"
+#include "host/launch.hpp"
 #include "scan.hpp"
-#include "thread_ops.hpp"
-#include "tile.cuh"
+#include "device/thread_ops.hpp"
+#include "device/tile.cuh"
 #include "tree_layout.hpp"
 
 namespace stepwise::scan {
@@ -175,7 +175,7 @@ void blelloch_scan(const typename Op::value_type* in, typename Op::value_type* o
 enum class ThreadOrderAccess {
   /// As written, x[i] = shared[t*VT + i]: the compiler may merge a thread's consecutive words
   /// into 64- or 128-bit accesses where it can prove their alignment (the README shows where
-  /// it does). The default, and common/tile.cuh's transposes.
+  /// it does). The default, and common/device/tile.cuh's transposes.
   compiler,
   /// One 32-bit access per word, through a volatile pointer, which the compiler may not merge:
   /// Baxter's model, in which VT = 8 is 8-way conflicted (--scalar-transpose, stages 4-6).

@@ -17,9 +17,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "device_buffer.hpp"
+#include "host/device_buffer.hpp"
 #include "scan_ops.hpp"
-#include "stage.hpp"
+#include "host/stage.hpp"
 
 namespace stepwise::scan {
 

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <ostream>
 
-#include "hd.hpp"
+#include "algorithm/hd.hpp"
 
 namespace stepwise::scan {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "data.hpp"
+#include "host/data.hpp"
 
 namespace stepwise::scan {
 

@@ -43,7 +43,7 @@
 #include <vector>
 
 #include "scan_ops.hpp"
-#include "verify.hpp"
+#include "host/verify.hpp"
 
 namespace stepwise::scan {
 

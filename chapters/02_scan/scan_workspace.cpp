@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "lookback.hpp"
+#include "algorithm/lookback.hpp"
 #include "scan.hpp"
 
 namespace stepwise::scan {

@@ -13,7 +13,7 @@
 /// LOG_NUM_BANKS) as well; for the 512 items of this tree that term is 0.)
 #pragma once
 
-#include "hd.hpp"
+#include "algorithm/hd.hpp"
 
 namespace stepwise::scan::tree {
 

@@ -8,11 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "load_balance.hpp"
+#include "algorithm/load_balance.hpp"
 #include "merge.hpp"
-#include "merge_path.hpp"
-#include "sizes.hpp"
-#include "sorted_search.hpp"
+#include "algorithm/merge_path.hpp"
+#include "host/sizes.hpp"
+#include "algorithm/sorted_search.hpp"
 
 namespace stepwise::merge {
 namespace {

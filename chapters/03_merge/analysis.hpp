@@ -3,7 +3,7 @@
 /// grid, the cross diagonals, the cross points, which thread takes which ranges), the talk's
 /// worked examples of the sorted search and the load-balancing search, and the work each stage
 /// of the chosen table does at the run's sizes (binary-search steps, bytes, the DRAM floor).
-/// Every number comes from the functions the kernels run (common/merge_path.hpp and friends); the
+/// Every number comes from the functions the kernels run (common/algorithm/merge_path.hpp and friends); the
 /// same examples come as JSON (`--format json`) for the concept diagrams of `tools/plot analysis`.
 #pragma once
 

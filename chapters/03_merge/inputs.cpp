@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "data.hpp"
+#include "host/data.hpp"
 
 namespace stepwise::merge {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "merge.hpp"
-#include "verify.hpp"
+#include "host/verify.hpp"
 
 namespace stepwise::merge {
 

@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "check.hpp"
-#include "launch.hpp"
+#include "host/check.hpp"
+#include "host/launch.hpp"
 #include "merge.hpp"
 
 namespace stepwise::merge {

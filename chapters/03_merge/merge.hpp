@@ -21,9 +21,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "device_buffer.hpp"
-#include "merge_path.hpp"
-#include "stage.hpp"
+#include "host/device_buffer.hpp"
+#include "algorithm/merge_path.hpp"
+#include "host/stage.hpp"
 
 namespace stepwise::merge {
 

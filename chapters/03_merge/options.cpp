@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "sizes.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::merge {
 namespace {

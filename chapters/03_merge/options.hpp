@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "cli.hpp"
-#include "count_option.hpp"
+#include "host/cli.hpp"
+#include "host/count_option.hpp"
 #include "inputs.hpp"
-#include "merge_path.hpp"
-#include "types.hpp"
+#include "algorithm/merge_path.hpp"
+#include "host/types.hpp"
 
 namespace stepwise::merge {
 

@@ -4,12 +4,12 @@
 #include <string>
 #include <type_traits>
 
-#include "device_buffer.hpp"
+#include "host/device_buffer.hpp"
 #include "inputs.hpp"
-#include "load_balance.hpp"
+#include "algorithm/load_balance.hpp"
 #include "merge.hpp"
-#include "sizes.hpp"
-#include "sorted_search.hpp"
+#include "host/sizes.hpp"
+#include "algorithm/sorted_search.hpp"
 
 namespace stepwise::merge {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "harness.hpp"
+#include "host/harness.hpp"
 #include "options.hpp"
 
 namespace stepwise::merge {

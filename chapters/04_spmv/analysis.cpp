@@ -6,9 +6,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "merge_path.hpp"
-#include "report.hpp"
-#include "sizes.hpp"
+#include "algorithm/merge_path.hpp"
+#include "host/report.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::spmv {
 namespace {

@@ -4,7 +4,7 @@
 /// stage's warps sit idle while a warp waits for its longest row, how many nonzeros find x in
 /// the shared-memory slice of stage 2, how many of the vector stage's lanes idle in a row's
 /// group and in its warp, and how the merge-based stages split rows and nonzeros into equal
-/// shares (the Merge Path of common/merge_path.hpp, the very search the kernels run), item by
+/// shares (the Merge Path of common/algorithm/merge_path.hpp, the very search the kernels run), item by
 /// item for a small matrix. As text, or as JSON for tools/plot's merge-walk diagram.
 /// O(rows + nonzeros), fast at 100 million nonzeros. Host code only.
 #pragma once
@@ -178,7 +178,7 @@ struct MergeTileSpan {
 
 /// The merge of the row ends and the nonzeros, item by item, cut into threads of
 /// @p items_per_thread and tiles of @p threads_per_tile threads, as the merge-based stages cut it
-/// (common/merge_path.hpp's search at every thread's and every tile's diagonal).
+/// (common/algorithm/merge_path.hpp's search at every thread's and every tile's diagonal).
 struct MergeWalk {
   int threads_per_tile = 0;
   int items_per_thread = 0;

@@ -16,10 +16,10 @@
 
 #include <sys/stat.h>
 
-#include "data.hpp"
-#include "host_memory.hpp"
-#include "parallel.hpp"
-#include "sizes.hpp"
+#include "host/data.hpp"
+#include "host/host_memory.hpp"
+#include "host/parallel.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::spmv {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "count_option.hpp"
-#include "sizes.hpp"
+#include "host/count_option.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::spmv {
 

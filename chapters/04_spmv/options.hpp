@@ -10,9 +10,9 @@
 #include <optional>
 #include <string>
 
-#include "cli.hpp"
+#include "host/cli.hpp"
 #include "matrix.hpp"
-#include "types.hpp"
+#include "host/types.hpp"
 
 namespace stepwise::spmv {
 

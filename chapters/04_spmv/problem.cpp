@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "analysis.hpp"
-#include "report.hpp"
-#include "sizes.hpp"
-#include "verify.hpp"
+#include "host/report.hpp"
+#include "host/sizes.hpp"
+#include "host/verify.hpp"
 
 namespace stepwise::spmv {
 namespace {

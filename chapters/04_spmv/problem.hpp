@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness.hpp"
+#include "host/harness.hpp"
 #include "matrix.hpp"
 #include "spmv.hpp"
 

@@ -8,7 +8,7 @@
 /// Walking the merge, a nonzero j is consumed while j < the current row's end (it adds
 /// values[j] * x[columns[j]] to the running sum), and a row end is consumed when every nonzero
 /// of the row has been (it writes the row's sum and starts the next). That is the
-/// load-balancing search of common/load_balance.hpp with row ends instead of row starts:
+/// load-balancing search of common/algorithm/load_balance.hpp with row ends instead of row starts:
 /// Bounds::upper, ties take the row end first, so an empty row costs one step. Cutting the
 /// merge every NT x VT items gives every tile, and inside it every thread, exactly VT items of
 /// work, whatever the row lengths: a row of a million nonzeros is spread over many threads and
@@ -29,12 +29,12 @@
 #include <type_traits>
 #include <vector>
 
-#include "check.hpp"
-#include "launch.hpp"
-#include "merge_path.hpp"
-#include "merge_tile.cuh"
+#include "host/check.hpp"
+#include "host/launch.hpp"
+#include "algorithm/merge_path.hpp"
+#include "device/merge_tile.cuh"
 #include "spmv.hpp"
-#include "warp.cuh"
+#include "device/warp.cuh"
 
 namespace stepwise::spmv {
 

@@ -16,8 +16,8 @@
 #include <memory>
 #include <vector>
 
-#include "device_buffer.hpp"
-#include "stage.hpp"
+#include "host/device_buffer.hpp"
+#include "host/stage.hpp"
 
 namespace stepwise::spmv {
 

@@ -4,7 +4,7 @@
 /// then, for the chosen keys, how many distinct keys each warp of 32 sees and the atomics each
 /// stage issues per element; as text, or (`--format json`) as the document `tools/plot analysis`
 /// draws the peers and sub-tree diagrams from. Every number comes from the functions the kernels
-/// run (common/warp_aggregate.hpp).
+/// run (common/algorithm/warp_aggregate.hpp).
 #pragma once
 
 #include <cstdint>

@@ -8,10 +8,10 @@
 #include <type_traits>
 
 #include "atomics.hpp"
-#include "check.hpp"
-#include "device.hpp"
-#include "launch.hpp"
-#include "warp_aggregate.cuh"
+#include "host/check.hpp"
+#include "host/device.hpp"
+#include "host/launch.hpp"
+#include "device/warp_aggregate.cuh"
 
 namespace stepwise::atomics {
 

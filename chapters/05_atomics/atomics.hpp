@@ -21,9 +21,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "device_buffer.hpp"
+#include "host/device_buffer.hpp"
 #include "ops.hpp"
-#include "stage.hpp"
+#include "host/stage.hpp"
 
 namespace stepwise::atomics {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "ops.hpp"
-#include "verify.hpp"
+#include "host/verify.hpp"
 
 namespace stepwise::atomics {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "sizes.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::atomics {
 namespace {

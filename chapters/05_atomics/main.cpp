@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "analysis.hpp"
-#include "harness.hpp"
-#include "host_memory.hpp"
+#include "host/harness.hpp"
+#include "host/host_memory.hpp"
 #include "options.hpp"
 #include "problems.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "hd.hpp"
+#include "algorithm/hd.hpp"
 
 namespace stepwise::atomics {
 

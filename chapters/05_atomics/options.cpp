@@ -4,8 +4,8 @@
 #include <cctype>
 #include <stdexcept>
 
-#include "mode_options.hpp"
-#include "sizes.hpp"
+#include "host/mode_options.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::atomics {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "sizes.hpp"
+#include "host/sizes.hpp"
 #include "surface.hpp"
 
 namespace stepwise::atomics {

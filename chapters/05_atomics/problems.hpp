@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "atomics.hpp"
-#include "device_buffer.hpp"
-#include "harness.hpp"
+#include "host/device_buffer.hpp"
+#include "host/harness.hpp"
 #include "inputs.hpp"
 #include "library_limit.hpp"
 #include "options.hpp"

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <iostream>
 
-#include "check.hpp"
+#include "host/check.hpp"
 #include "problems.hpp"
-#include "report.hpp"
+#include "host/report.hpp"
 #include "surface_report.hpp"
-#include "timing.hpp"
+#include "host/timing.hpp"
 
 namespace stepwise::atomics {
 namespace {

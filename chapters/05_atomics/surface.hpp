@@ -4,7 +4,7 @@
 /// row. Host code (needs a GPU).
 #pragma once
 
-#include "harness.hpp"
+#include "host/harness.hpp"
 #include "options.hpp"
 
 namespace stepwise::atomics {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "types.hpp"
+#include "host/types.hpp"
 
 namespace stepwise::atomics {
 

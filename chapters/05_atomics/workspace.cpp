@@ -4,7 +4,7 @@
 #include <string>
 
 #include "atomics.hpp"
-#include "check.hpp"
+#include "host/check.hpp"
 
 namespace stepwise::atomics {
 

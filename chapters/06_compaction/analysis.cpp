@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "parallel.hpp"
-#include "sizes.hpp"
+#include "host/parallel.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::compaction {
 namespace {
@@ -270,7 +270,7 @@ LookbackExample lookback_example(const Plan& plan, std::uint64_t n, std::uint64_
     running += count;
     inclusive.push_back(running);
   }
-  // The look-back of common/lookback.cuh over the snapshot: one window of 32 predecessors at a time.
+  // The look-back of common/device/lookback.cuh over the snapshot: one window of 32 predecessors at a time.
   std::uint64_t prefix = 0;
   auto window_end = static_cast<std::int64_t>(example.tile);
   while (example.tile != 0) {

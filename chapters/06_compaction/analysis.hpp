@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "options.hpp"
-#include "types.hpp"
+#include "host/types.hpp"
 
 namespace stepwise::compaction {
 
@@ -92,7 +92,7 @@ SlicedPacking sliced_packing(const Plan& plan, std::uint64_t n, std::uint64_t se
 /// count above a 2-bit flag in one 64-bit word).
 enum class CountFlag { aggregate = 1, inclusive = 2 };
 
-/// A look-back of stages 6 and 7 (common/lookback.cuh's look_back), replayed on the CPU over one
+/// A look-back of stages 6 and 7 (common/device/lookback.cuh's look_back), replayed on the CPU over one
 /// snapshot of the statuses: lane l reads tile window_end - 1 - l, the nearest lane that sees an
 /// inclusive prefix ends the search, and the counts of lanes 0 .. that lane add up to the tile's
 /// exclusive prefix, where its kept elements start in the output. A window without one is added

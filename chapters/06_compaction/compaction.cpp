@@ -4,7 +4,7 @@
 #include <string>
 
 #include "compaction.hpp"
-#include "lookback.hpp"
+#include "algorithm/lookback.hpp"
 
 namespace stepwise::compaction {
 namespace {

@@ -17,10 +17,10 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "block.cuh"
+#include "device/block.cuh"
 #include "compaction.hpp"
-#include "thread_ops.hpp"
-#include "warp.cuh"
+#include "device/thread_ops.hpp"
+#include "device/warp.cuh"
 
 namespace stepwise::compaction {
 

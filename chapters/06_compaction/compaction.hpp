@@ -16,10 +16,10 @@
 #include <optional>
 #include <vector>
 
-#include "device_buffer.hpp"
+#include "host/device_buffer.hpp"
 #include "inputs.hpp"
 #include "options.hpp"
-#include "stage.hpp"
+#include "host/stage.hpp"
 
 namespace stepwise::compaction {
 

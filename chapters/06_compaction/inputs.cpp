@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <utility>
 
-#include "data.hpp"
-#include "parallel.hpp"
-#include "sizes.hpp"
+#include "host/data.hpp"
+#include "host/parallel.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::compaction {
 namespace {

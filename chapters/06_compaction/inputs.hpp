@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "verify.hpp"
+#include "host/verify.hpp"
 
 namespace stepwise::compaction {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "mode_options.hpp"
+#include "host/mode_options.hpp"
 
 namespace stepwise::compaction {
 

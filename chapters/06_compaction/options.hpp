@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "cli.hpp"
+#include "host/cli.hpp"
 #include "inputs.hpp"
-#include "types.hpp"
+#include "host/types.hpp"
 
 namespace stepwise::compaction {
 

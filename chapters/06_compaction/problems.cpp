@@ -3,7 +3,7 @@
 #include <cstring>
 #include <utility>
 
-#include "sizes.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::compaction {
 namespace {

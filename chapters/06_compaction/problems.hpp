@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "compaction.hpp"
-#include "device_buffer.hpp"
-#include "harness.hpp"
+#include "host/device_buffer.hpp"
+#include "host/harness.hpp"
 #include "options.hpp"
 
 namespace stepwise::compaction {

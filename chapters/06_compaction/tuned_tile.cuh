@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "compaction.cuh"
-#include "dispatch.hpp"
-#include "launch.hpp"
-#include "warp.cuh"
+#include "host/dispatch.hpp"
+#include "host/launch.hpp"
+#include "device/warp.cuh"
 
 namespace stepwise::compaction {
 

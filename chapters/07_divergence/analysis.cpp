@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "options.hpp"
-#include "sizes.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::divergence {
 namespace {

@@ -2,7 +2,7 @@
 // its row here.
 #include "divergence.hpp"
 
-#include "check.hpp"
+#include "host/check.hpp"
 
 namespace stepwise::divergence {
 

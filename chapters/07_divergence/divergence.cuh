@@ -11,10 +11,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "check.hpp"
-#include "device.hpp"
+#include "host/check.hpp"
+#include "host/device.hpp"
 #include "divergence.hpp"
-#include "launch.hpp"
+#include "host/launch.hpp"
 
 namespace stepwise::divergence {
 

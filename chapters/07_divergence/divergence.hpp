@@ -19,8 +19,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "device_buffer.hpp"
-#include "stage.hpp"
+#include "host/device_buffer.hpp"
+#include "host/stage.hpp"
 #include "workload.hpp"
 
 namespace stepwise::divergence {

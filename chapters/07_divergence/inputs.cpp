@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "data.hpp"
-#include "parallel.hpp"
+#include "host/data.hpp"
+#include "host/parallel.hpp"
 
 namespace stepwise::divergence {
 namespace {

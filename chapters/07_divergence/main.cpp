@@ -7,9 +7,9 @@
 #include <iostream>
 
 #include "analysis.hpp"
-#include "harness.hpp"
-#include "host_memory.hpp"
-#include "mode_options.hpp"
+#include "host/harness.hpp"
+#include "host/host_memory.hpp"
+#include "host/mode_options.hpp"
 #include "options.hpp"
 #include "problems.hpp"
 

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "mode_options.hpp"
-#include "sizes.hpp"
+#include "host/mode_options.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::divergence {
 namespace {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "cli.hpp"
+#include "host/cli.hpp"
 #include "inputs.hpp"
-#include "types.hpp"
+#include "host/types.hpp"
 
 namespace stepwise::divergence {
 

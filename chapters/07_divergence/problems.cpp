@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "options.hpp"
-#include "sizes.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::divergence {
 

@@ -6,9 +6,9 @@
 #include <memory>
 #include <vector>
 
-#include "device_buffer.hpp"
+#include "host/device_buffer.hpp"
 #include "divergence.hpp"
-#include "harness.hpp"
+#include "host/harness.hpp"
 #include "inputs.hpp"
 
 namespace stepwise::divergence {

@@ -18,7 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "hd.hpp"
+#include "algorithm/hd.hpp"
 
 namespace stepwise::divergence {
 

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli.hpp"
-#include "merge_path.hpp"
+#include "host/cli.hpp"
+#include "algorithm/merge_path.hpp"
 
 namespace stepwise::join {
 namespace {

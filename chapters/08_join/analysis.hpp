@@ -1,7 +1,7 @@
 /// @file analysis.hpp
 /// What `--analyze` prints, without a GPU: the talk's two worked joins computed by the very
 /// sorted search and load-balancing search the kernels run (inputs.hpp's join_columns, from
-/// common/sorted_search.hpp and common/load_balance.hpp). The inner-join walk-through with its
+/// common/algorithm/sorted_search.hpp and common/algorithm/load_balance.hpp). The inner-join walk-through with its
 /// input columns (LB, UB, COUNTS, SCAN) and output columns (LBS, SCAN[LBS], RANK, the B row),
 /// the load-balancing search's merge of output rows and offsets cut into tiles, and the outer
 /// join's 26 rows. As text, or as JSON (`--format json`) for the concept diagrams of
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "inputs.hpp"
-#include "types.hpp"
+#include "host/types.hpp"
 
 namespace stepwise::join {
 

@@ -5,10 +5,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "data.hpp"
-#include "load_balance.hpp"
-#include "merge_path.hpp"
-#include "sorted_search.hpp"
+#include "host/data.hpp"
+#include "algorithm/load_balance.hpp"
+#include "algorithm/merge_path.hpp"
+#include "algorithm/sorted_search.hpp"
 
 namespace stepwise::join {
 namespace {

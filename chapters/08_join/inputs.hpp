@@ -2,8 +2,8 @@
 /// The chapter's problem on the host: two sorted int32 key columns, the four join kinds, the
 /// sequential sort-merge join every stage is checked against, and the talk's intermediate
 /// columns (bounds, counts, their scan, the load-balancing search) computed with the very
-/// sorted search and load-balancing search the kernels run (common/sorted_search.hpp,
-/// common/load_balance.hpp). Host code only.
+/// sorted search and load-balancing search the kernels run (common/algorithm/sorted_search.hpp,
+/// common/algorithm/load_balance.hpp). Host code only.
 #pragma once
 
 #include <climits>

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "join.cuh"
-#include "lookback.hpp"
+#include "algorithm/lookback.hpp"
 
 namespace stepwise::join {
 namespace {

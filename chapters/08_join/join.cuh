@@ -12,11 +12,11 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "check.hpp"
+#include "host/check.hpp"
 #include "join.hpp"
-#include "launch.hpp"
-#include "merge_path.hpp"
-#include "merge_tile.cuh"
+#include "host/launch.hpp"
+#include "algorithm/merge_path.hpp"
+#include "device/merge_tile.cuh"
 
 namespace stepwise::join {
 

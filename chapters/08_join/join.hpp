@@ -23,9 +23,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "device_buffer.hpp"
+#include "host/device_buffer.hpp"
 #include "inputs.hpp"
-#include "stage.hpp"
+#include "host/stage.hpp"
 
 namespace stepwise::join {
 

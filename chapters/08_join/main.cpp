@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "analysis.hpp"
-#include "harness.hpp"
-#include "host_memory.hpp"
+#include "host/harness.hpp"
+#include "host/host_memory.hpp"
 #include "options.hpp"
 #include "problems.hpp"
 

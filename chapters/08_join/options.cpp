@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "sizes.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::join {
 

@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <string>
 
-#include "cli.hpp"
-#include "count_option.hpp"
+#include "host/cli.hpp"
+#include "host/count_option.hpp"
 #include "inputs.hpp"
-#include "types.hpp"
+#include "host/types.hpp"
 
 namespace stepwise::join {
 

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "host_memory.hpp"
-#include "sizes.hpp"
+#include "host/host_memory.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::join {
 namespace {

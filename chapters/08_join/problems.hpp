@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "device_buffer.hpp"
-#include "harness.hpp"
+#include "host/device_buffer.hpp"
+#include "host/harness.hpp"
 #include "inputs.hpp"
 #include "join.hpp"
 #include "options.hpp"

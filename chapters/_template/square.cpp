@@ -4,7 +4,7 @@
 namespace stepwise::square {
 
 const std::vector<SquareStage>& square_stages() {
-  static const std::vector<SquareStage> table = numbered<SquareLaunch>({
+  static const std::vector<SquareStage> table = numbered<SquareStage>({
       one_per_thread(),     // stages/01_one_per_thread.cu
       library_transform(),  // stages/lib_thrust_transform.cu
   });

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "bandwidth.hpp"
-#include "data.hpp"
-#include "device_buffer.hpp"
+#include "host/data.hpp"
+#include "host/device_buffer.hpp"
 #include "gpu_checks.hpp"
 
 using namespace stepwise;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "reduce_analysis.hpp"
-#include "types.hpp"
+#include "host/types.hpp"
 
 using namespace stepwise::reduction;
 

@@ -10,10 +10,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "check.hpp"
-#include "data.hpp"
-#include "device.hpp"
-#include "device_buffer.hpp"
+#include "host/check.hpp"
+#include "host/data.hpp"
+#include "host/device.hpp"
+#include "host/device_buffer.hpp"
 #include "gpu_checks.hpp"
 #include "reduce_reference.hpp"
 #include "reduction.hpp"

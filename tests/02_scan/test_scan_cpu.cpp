@@ -16,13 +16,13 @@
 #include <vector>
 
 #include "bank_conflicts.hpp"
-#include "data.hpp"
-#include "lookback.hpp"
+#include "host/data.hpp"
+#include "algorithm/lookback.hpp"
 #include "lookback_replay.hpp"
 #include "scan.hpp"
 #include "scan_ops.hpp"
 #include "scan_reference.hpp"
-#include "thread_ops.hpp"
+#include "device/thread_ops.hpp"
 
 using namespace stepwise;
 using namespace stepwise::scan;
@@ -33,7 +33,7 @@ std::uint32_t apply(const Affine& map, std::uint32_t x) { return map.a * x + map
 
 constexpr ScanKind kKinds[] = {ScanKind::exclusive, ScanKind::inclusive};
 
-/// thread_reduce and thread_scan of common/thread_ops.hpp on VT maps from @p maps, against
+/// thread_reduce and thread_scan of common/device/thread_ops.hpp on VT maps from @p maps, against
 /// sequential_scan: the reduction is the last inclusive prefix, the scan seeded with the
 /// identity is the sequential scan, and seeded with a prefix p it is p composed with it.
 template <int VT>

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "data.hpp"
-#include "device_buffer.hpp"
+#include "host/data.hpp"
+#include "host/device_buffer.hpp"
 #include "gpu_checks.hpp"
 #include "scan.hpp"
 #include "scan_reference.hpp"

@@ -22,14 +22,14 @@
 
 #include "analysis.hpp"
 #include "cli_checks.hpp"
-#include "data.hpp"
+#include "host/data.hpp"
 #include "inputs.hpp"
-#include "load_balance.hpp"
+#include "algorithm/load_balance.hpp"
 #include "merge.hpp"
-#include "merge_path.hpp"
+#include "algorithm/merge_path.hpp"
 #include "options.hpp"
 #include "problems.hpp"
-#include "sorted_search.hpp"
+#include "algorithm/sorted_search.hpp"
 
 using namespace stepwise;
 using namespace stepwise::merge;

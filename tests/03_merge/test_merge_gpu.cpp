@@ -17,16 +17,16 @@
 #include <utility>
 #include <vector>
 
-#include "data.hpp"
-#include "device.hpp"
-#include "device_buffer.hpp"
+#include "host/data.hpp"
+#include "host/device.hpp"
+#include "host/device_buffer.hpp"
 #include "gpu_checks.hpp"
-#include "host_memory.hpp"
+#include "host/host_memory.hpp"
 #include "inputs.hpp"
-#include "load_balance.hpp"
+#include "algorithm/load_balance.hpp"
 #include "merge.hpp"
-#include "sizes.hpp"
-#include "sorted_search.hpp"
+#include "host/sizes.hpp"
+#include "algorithm/sorted_search.hpp"
 
 using namespace stepwise;
 using namespace stepwise::merge;

@@ -27,9 +27,9 @@
 #include <vector>
 
 #include "analysis.hpp"
-#include "data.hpp"
+#include "host/data.hpp"
 #include "matrix.hpp"
-#include "merge_path.hpp"
+#include "algorithm/merge_path.hpp"
 
 using namespace stepwise;
 using namespace stepwise::spmv;

@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "data.hpp"
-#include "device.hpp"
+#include "host/data.hpp"
+#include "host/device.hpp"
 #include "gpu_checks.hpp"
-#include "host_memory.hpp"
+#include "host/host_memory.hpp"
 #include "matrix.hpp"
 #include "problem.hpp"
-#include "sizes.hpp"
+#include "host/sizes.hpp"
 #include "spmv.hpp"
 
 using namespace stepwise;

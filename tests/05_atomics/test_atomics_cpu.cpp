@@ -18,7 +18,7 @@
 #include "library_limit.hpp"
 #include "options.hpp"
 #include "surface_report.hpp"
-#include "warp_aggregate.hpp"
+#include "algorithm/warp_aggregate.hpp"
 
 using namespace stepwise;
 using namespace stepwise::atomics;

@@ -12,14 +12,14 @@
 #include <vector>
 
 #include "atomics.hpp"
-#include "data.hpp"
-#include "device.hpp"
-#include "device_buffer.hpp"
+#include "host/data.hpp"
+#include "host/device.hpp"
+#include "host/device_buffer.hpp"
 #include "gpu_checks.hpp"
 #include "inputs.hpp"
 #include "library_limit.hpp"
 #include "problems.hpp"
-#include "sizes.hpp"
+#include "host/sizes.hpp"
 
 using namespace stepwise;
 using namespace stepwise::atomics;

@@ -15,13 +15,13 @@
 #include <vector>
 
 #include "compaction.hpp"
-#include "data.hpp"
-#include "device.hpp"
-#include "device_buffer.hpp"
+#include "host/data.hpp"
+#include "host/device.hpp"
+#include "host/device_buffer.hpp"
 #include "gpu_checks.hpp"
 #include "inputs.hpp"
 #include "problems.hpp"
-#include "sizes.hpp"
+#include "host/sizes.hpp"
 
 using namespace stepwise;
 using namespace stepwise::compaction;

@@ -17,7 +17,7 @@
 #include "analysis.hpp"
 #include "inputs.hpp"
 #include "options.hpp"
-#include "sizes.hpp"
+#include "host/sizes.hpp"
 
 using namespace stepwise;
 using namespace stepwise::divergence;

@@ -18,8 +18,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "check.hpp"
-#include "data.hpp"
+#include "host/check.hpp"
+#include "host/data.hpp"
 #include "divergence.hpp"
 #include "gpu_checks.hpp"
 #include "inputs.hpp"

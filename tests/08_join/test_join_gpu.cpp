@@ -16,15 +16,15 @@
 #include <utility>
 #include <vector>
 
-#include "data.hpp"
-#include "device.hpp"
+#include "host/data.hpp"
+#include "host/device.hpp"
 #include "gpu_checks.hpp"
-#include "host_memory.hpp"
+#include "host/host_memory.hpp"
 #include "inputs.hpp"
 #include "join.hpp"
 #include "options.hpp"
 #include "problems.hpp"
-#include "sizes.hpp"
+#include "host/sizes.hpp"
 
 using namespace stepwise;
 using namespace stepwise::join;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cli.hpp"
+#include "host/cli.hpp"
 
 using namespace stepwise;
 

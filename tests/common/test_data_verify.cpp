@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "data.hpp"
-#include "verify.hpp"
+#include "host/data.hpp"
+#include "host/verify.hpp"
 
 using namespace stepwise;
 

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "cli.hpp"
-#include "host_memory.hpp"
+#include "host/cli.hpp"
+#include "host/host_memory.hpp"
 
 TEST_CASE("host memory: what is available is read, and a run larger than it is refused naming the input") {
   const double available = static_cast<double>(stepwise::available_host_bytes());

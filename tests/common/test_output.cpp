@@ -14,7 +14,7 @@
 #include <sstream>
 #include <string>
 
-#include "cli.hpp"
+#include "host/cli.hpp"
 
 using namespace stepwise;
 namespace fs = std::filesystem;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "report.hpp"
+#include "host/report.hpp"
 
 using namespace stepwise;
 

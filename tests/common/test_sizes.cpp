@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "sizes.hpp"
+#include "host/sizes.hpp"
 
 using stepwise::parse_count;
 

@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "dispatch.hpp"
-#include "types.hpp"
+#include "host/dispatch.hpp"
+#include "host/types.hpp"
 
 using namespace stepwise;
 

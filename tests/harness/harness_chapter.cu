@@ -7,11 +7,11 @@
 #include <limits>
 #include <vector>
 
-#include "check.hpp"
-#include "data.hpp"
-#include "device_buffer.hpp"
-#include "harness.hpp"
-#include "launch.hpp"
+#include "host/check.hpp"
+#include "host/data.hpp"
+#include "host/device_buffer.hpp"
+#include "host/harness.hpp"
+#include "host/launch.hpp"
 
 namespace {
 

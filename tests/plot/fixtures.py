@@ -1,4 +1,4 @@
-"""Synthetic chapter reports in the schema of common/report.cpp (render_json), for the plot tests.
+"""Synthetic chapter reports in the schema of common/host/report.cpp (render_json), for the plot tests.
 
 The times are those of the measured tables in the chapter READMEs (NVIDIA H200, 2026-11-21);
 the derived columns (GB/s, % memcpy, % peak, step and total speedup) are computed here the way
@@ -48,7 +48,7 @@ NO_SHAPE = {"threads": 0, "items": 0, "blocks_per_sm": 0}
 
 
 def label(shape: dict) -> str:
-    """The shape's label as describe() in common/types.cpp writes it."""
+    """The shape's label as describe() in common/host/types.cpp writes it."""
     if not any(shape.values()):
         return "-"
     text = f"{shape['threads']}x{shape['items']}" if shape["items"] else f"{shape['threads']} thr"

@@ -1,7 +1,7 @@
 """tools/plot analysis on chapter 05's --analyze --format json: the peers and sub-tree diagrams.
 
 A synthetic document (the talk's examples worked here in a few lines of Python: the ballot loop and
-the sub-tree schedule of common/warp_aggregate.hpp) checks both figures anywhere; the real output of
+the sub-tree schedule of common/algorithm/warp_aggregate.hpp) checks both figures anywhere; the real output of
 build/bin/chapter_05_atomics, when it is built, checks that the drawer reads what the chapter writes.
 """
 import copy

@@ -1,4 +1,4 @@
-"""Reading reports: the schema of common/report.cpp, arrays of runs, and the errors a user can fix."""
+"""Reading reports: the schema of common/host/report.cpp, arrays of runs, and the errors a user can fix."""
 import os
 import tempfile
 import unittest

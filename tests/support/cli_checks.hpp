@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "cli.hpp"
+#include "host/cli.hpp"
 
 namespace stepwise::testing {
 

@@ -8,8 +8,8 @@
 
 #include <utility>
 
-#include "check.hpp"
-#include "device_buffer.hpp"
+#include "host/check.hpp"
+#include "host/device_buffer.hpp"
 
 namespace stepwise::testing {
 

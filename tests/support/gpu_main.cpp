@@ -9,7 +9,7 @@
 #include <string>
 
 #include "case_guard.hpp"
-#include "device.hpp"
+#include "host/device.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 """Read the JSON reports that the chapters print with `--format json`.
 
-The schema is written by `render_json` in common/report.cpp. This module needs only the
+The schema is written by `render_json` in common/host/report.cpp. This module needs only the
 standard library: it is what the figures draw from, and what the tests check first.
 """
 import json

@@ -6,8 +6,8 @@
 // time, far fewer bytes than the memory system needs to stay busy (Little's law, README):
 // the stages after this one are about keeping more bytes in flight with fewer instructions.
 #include "bandwidth.hpp"
-#include "check.hpp"
-#include "launch.hpp"
+#include "host/check.hpp"
+#include "host/launch.hpp"
 
 namespace stepwise::bandwidth {
 namespace {

@@ -6,9 +6,9 @@
 // thread still has one 4-byte load outstanding at a time, so it starves the memory system
 // nearly as stage 1 does; the sweep picks the grid that comes closest (README).
 #include "bandwidth.hpp"
-#include "check.hpp"
+#include "host/check.hpp"
 #include "copy.cuh"
-#include "launch.hpp"
+#include "host/launch.hpp"
 
 namespace stepwise::bandwidth {
 namespace {

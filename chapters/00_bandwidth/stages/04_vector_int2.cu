@@ -4,9 +4,9 @@
 // the same grid-stride loop: half the memory instructions and half the loop iterations for
 // the same bytes, and twice the bytes in flight per outstanding load.
 #include "bandwidth.hpp"
-#include "check.hpp"
+#include "host/check.hpp"
 #include "copy.cuh"
-#include "launch.hpp"
+#include "host/launch.hpp"
 
 namespace stepwise::bandwidth {
 namespace {

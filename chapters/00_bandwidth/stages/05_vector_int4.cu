@@ -4,9 +4,9 @@
 // thread can issue: a quarter of stage 2's memory instructions, and 16 bytes in flight per
 // outstanding load, which is what Little's law asks of 2048 threads per SM (README).
 #include "bandwidth.hpp"
-#include "check.hpp"
+#include "host/check.hpp"
 #include "copy.cuh"
-#include "launch.hpp"
+#include "host/launch.hpp"
 
 namespace stepwise::bandwidth {
 namespace {

@@ -9,9 +9,9 @@
 #include <stdexcept>
 
 #include "bandwidth.hpp"
-#include "check.hpp"
+#include "host/check.hpp"
 #include "copy.cuh"
-#include "launch.hpp"
+#include "host/launch.hpp"
 
 namespace stepwise::bandwidth {
 namespace {

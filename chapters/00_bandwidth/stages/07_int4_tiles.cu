@@ -6,10 +6,10 @@
 // (as in stage 1) with stage 5's 16-byte width. The sweep chooses VECTORS; the README shows
 // that many short blocks reach cudaMemcpy's bandwidth.
 #include "bandwidth.hpp"
-#include "check.hpp"
+#include "host/check.hpp"
 #include "copy.cuh"
-#include "dispatch.hpp"
-#include "launch.hpp"
+#include "host/dispatch.hpp"
+#include "host/launch.hpp"
 
 namespace stepwise::bandwidth {
 namespace {

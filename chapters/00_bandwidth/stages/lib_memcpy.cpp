@@ -1,7 +1,7 @@
 // The library row: cudaMemcpyAsync device to device, the driver's own copy, on the same
 // buffers through the same timing and checks as the stages.
 #include "bandwidth.hpp"
-#include "check.hpp"
+#include "host/check.hpp"
 
 namespace stepwise::bandwidth {
 namespace {

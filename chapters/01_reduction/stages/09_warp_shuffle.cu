@@ -4,11 +4,11 @@
 // threads: three __syncthreads, after the store and after each of two steps, then six steps
 // in warp 0 with two __syncwarp each), warps sum in registers with __shfl_down_sync (one
 // instruction per step, no shared-memory traffic, no bank conflicts), then one barrier,
-// then warp 0 sums the warps' totals (block_reduce, common/block.cuh). The block size is no
+// then warp 0 sums the warps' totals (block_reduce, common/device/block.cuh). The block size is no
 // longer needed at compile time. Once each thread sums hundreds of elements (about 993 at
 // 2^28 on 132 SMs) the tree is not the bottleneck any more: the lesson is in the code, and
 // the README shows that the time does not move.
-#include "block.cuh"
+#include "device/block.cuh"
 #include "reduction.cuh"
 
 namespace stepwise::reduction {

@@ -8,7 +8,7 @@
 // sets it as for stages 1 to 9); the grid still fills the GPU once, and a second launch of
 // the same kernel with one block sums the partials. Stage 11 runs this very kernel at
 // another shape.
-#include "block.cuh"
+#include "device/block.cuh"
 #include "reduction.cuh"
 
 namespace stepwise::reduction {

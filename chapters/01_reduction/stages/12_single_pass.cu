@@ -8,7 +8,7 @@
 // few microseconds: small for a large array, a large share of a small one (README).
 #include <stdexcept>
 
-#include "block.cuh"
+#include "device/block.cuh"
 #include "reduction.cuh"
 
 namespace stepwise::reduction {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "check.hpp"
+#include "host/check.hpp"
 #include "reduction.cuh"
 
 namespace stepwise::reduction {

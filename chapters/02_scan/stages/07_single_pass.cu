@@ -4,7 +4,7 @@
 // Stage 6 must finish reducing every tile before any tile can be scanned, so it reads the
 // input twice: 3n traffic. Here each tile publishes its aggregate as soon as it has it,
 // looks back over its predecessors' published statuses for its exclusive prefix
-// (common/lookback.cuh), publishes its inclusive prefix for the tiles behind it, and
+// (common/device/lookback.cuh), publishes its inclusive prefix for the tiles behind it, and
 // scans and stores: 2n traffic, a copy's. The tile is moved within each warp (__syncwarp
 // instead of block barriers), and large tiles spread the fixed cost of each tile's wait on
 // its predecessor. The default, 128 x 28 with a first poll 1245 ns after the aggregate is
@@ -18,9 +18,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "dispatch.hpp"
-#include "lookback.cuh"
-#include "lookback.hpp"
+#include "host/dispatch.hpp"
+#include "device/lookback.cuh"
+#include "algorithm/lookback.hpp"
 #include "scan.cuh"
 #include "scan.hpp"
 

@@ -7,7 +7,7 @@
 
 #include <stdexcept>
 
-#include "check.hpp"
+#include "host/check.hpp"
 #include "scan.hpp"
 
 namespace stepwise::scan {

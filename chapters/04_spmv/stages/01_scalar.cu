@@ -8,8 +8,8 @@
 // warp runs as long as its longest row: lanes whose rows are shorter sit idle (--analyze counts
 // those idle lanes), and one long row stalls its whole warp while the rest of the GPU waits for
 // that warp to finish.
-#include "check.hpp"
-#include "launch.hpp"
+#include "host/check.hpp"
+#include "host/launch.hpp"
 #include "spmv.hpp"
 
 namespace stepwise::spmv {

@@ -17,9 +17,9 @@
 // matrix has fewer columns than rows, or more).
 #include <algorithm>
 
-#include "check.hpp"
-#include "dispatch.hpp"
-#include "launch.hpp"
+#include "host/check.hpp"
+#include "host/dispatch.hpp"
+#include "host/launch.hpp"
 #include "spmv.hpp"
 
 namespace stepwise::spmv {

@@ -9,11 +9,11 @@
 // leave 28 of them idle, 8 groups of 4 keep them busy. What remains is the imbalance between
 // rows: a group still runs as long as its row, and a warp as long as its longest group.
 #include "analysis.hpp"
-#include "check.hpp"
-#include "dispatch.hpp"
-#include "launch.hpp"
+#include "host/check.hpp"
+#include "host/dispatch.hpp"
+#include "host/launch.hpp"
 #include "spmv.hpp"
-#include "warp.cuh"
+#include "device/warp.cuh"
 
 namespace stepwise::spmv {
 namespace {

@@ -4,7 +4,7 @@
 // Changed from stage 3: the unit of work is no longer a row. The row ends and the nonzero
 // indices are merged (spmv.cuh explains how that merge is SpMV), and Merge Path cuts the merge
 // into tiles of NT x VT items and every tile into VT items per thread: the same decomposition as
-// chapter 03's load-balancing search, from common/merge_path.hpp and merge_tile.cuh. A tile
+// chapter 03's load-balancing search, from common/algorithm/merge_path.hpp and merge_tile.cuh. A tile
 // reads its nonzeros' columns and values with strided, coalesced loads, gathers x, and keeps the
 // products in shared memory; each thread then walks its VT items there. A row longer than a
 // tile is shared by many threads and tiles (their partial sums are added in shared memory and by
@@ -13,7 +13,7 @@
 // products' round trip through shared memory, and the carries.
 #include <stdexcept>
 
-#include "dispatch.hpp"
+#include "host/dispatch.hpp"
 #include "spmv.cuh"
 #include "spmv.hpp"
 

@@ -27,10 +27,10 @@
 #include <stdexcept>
 
 #include "analysis.hpp"
-#include "dispatch.hpp"
+#include "host/dispatch.hpp"
 #include "spmv.cuh"
 #include "spmv.hpp"
-#include "warp.cuh"
+#include "device/warp.cuh"
 
 namespace stepwise::spmv {
 namespace {

@@ -15,8 +15,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "check.hpp"
-#include "device_buffer.hpp"
+#include "host/check.hpp"
+#include "host/device_buffer.hpp"
 #include "spmv.hpp"
 
 namespace stepwise::spmv {

@@ -8,9 +8,9 @@
 // this row is bound by that counter, not by memory. (nvcc aggregates a uniform-address
 // atomicAdd within each warp by itself, as chapter 05's ticket table showed: the SASS of this
 // kernel already votes. What remains is one atomic per warp with anything to keep.)
-#include "check.hpp"
+#include "host/check.hpp"
 #include "compaction.cuh"
-#include "launch.hpp"
+#include "host/launch.hpp"
 
 namespace stepwise::compaction {
 namespace {

@@ -3,15 +3,15 @@
 // Changed from stage 1: the warp votes before it touches the counter. The lanes that keep an
 // element __ballot_sync, the lowest of them adds the number of voters (__popc) to the counter,
 // the base it got back is broadcast with __shfl_sync, and each lane writes at base + its rank
-// among the voters (common/warp_aggregate.cuh's warp_ticket, written in chapter 05). One
+// among the voters (common/device/warp_aggregate.cuh's warp_ticket, written in chapter 05). One
 // atomic per warp instead of one per kept element: up to 32 times fewer, and the kept elements
 // of a warp land next to each other, so their stores coalesce. This is what the compiler
 // already does with stage 1, written out: expect the two rows to time alike. The counter is
 // still one address for the whole grid, so this is not yet a memory-bound row.
-#include "check.hpp"
+#include "host/check.hpp"
 #include "compaction.cuh"
-#include "launch.hpp"
-#include "warp_aggregate.cuh"
+#include "host/launch.hpp"
+#include "device/warp_aggregate.cuh"
 
 namespace stepwise::compaction {
 namespace {

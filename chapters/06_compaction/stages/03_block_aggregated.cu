@@ -8,10 +8,10 @@
 // VT strided loads in flight per thread, each warp's kept elements of a step stored to
 // consecutive addresses. The tiles still land in the order their atomics are served, so the
 // output is ordered within each tile and shuffled tile by tile.
-#include "check.hpp"
+#include "host/check.hpp"
 #include "compaction.cuh"
-#include "dispatch.hpp"
-#include "launch.hpp"
+#include "host/dispatch.hpp"
+#include "host/launch.hpp"
 
 namespace stepwise::compaction {
 namespace {

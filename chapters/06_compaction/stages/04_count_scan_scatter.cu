@@ -11,10 +11,10 @@
 // into equal runs, do a cheap global step between the passes, and let every block work alone.
 // The price is the second read of the input (for the predicate form, 2n + Pn instead of
 // n + Pn) and two extra launches.
-#include "check.hpp"
+#include "host/check.hpp"
 #include "compaction.cuh"
-#include "dispatch.hpp"
-#include "launch.hpp"
+#include "host/dispatch.hpp"
+#include "host/launch.hpp"
 
 namespace stepwise::compaction {
 namespace {

@@ -6,10 +6,10 @@
 // and starts its scatter from there; the last block writes the kept count. One launch and one
 // dependency fewer per run: a fixed cost of a few microseconds, which is what separates the
 // rows at small n and vanishes at large n. The input is still read twice.
-#include "check.hpp"
+#include "host/check.hpp"
 #include "compaction.cuh"
-#include "dispatch.hpp"
-#include "launch.hpp"
+#include "host/dispatch.hpp"
+#include "host/launch.hpp"
 
 namespace stepwise::compaction {
 namespace {

@@ -3,17 +3,17 @@
 // Changed from stages 4 and 5: the counts no longer wait for a pass over the whole input. As in
 // chapter 02's single-pass scan, a block draws a ticket (its tile number, in the order blocks
 // really start), counts its tile exactly as stage 3 did, publishes the count at once, and its
-// first warp looks back over the tiles before it for their kept total (common/lookback.cuh,
+// first warp looks back over the tiles before it for their kept total (common/device/lookback.cuh,
 // with PackedCountStatus: flag and 62-bit count in one 64-bit word). That total is where the
 // tile's kept elements go: stage 3's atomic replaced by a prefix, so the order is kept for
 // free. Each element is read once and each kept element written once: n + Pn, a copy's traffic
 // at 100 % and a read's at 0 %, in one launch.
-#include "check.hpp"
+#include "host/check.hpp"
 #include "compaction.cuh"
-#include "dispatch.hpp"
-#include "launch.hpp"
-#include "lookback.cuh"
-#include "lookback.hpp"
+#include "host/dispatch.hpp"
+#include "host/launch.hpp"
+#include "device/lookback.cuh"
+#include "algorithm/lookback.hpp"
 
 namespace stepwise::compaction {
 namespace {

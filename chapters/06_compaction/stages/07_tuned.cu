@@ -18,11 +18,11 @@
 // --sweep measured fastest on an H100, and the first poll of the look-back waits 2600 ns, the
 // fastest of the delays compared there (README); the last tile's ragged end is loaded element by
 // element.
-#include "check.hpp"
+#include "host/check.hpp"
 #include "compaction.cuh"
-#include "launch.hpp"
-#include "lookback.cuh"
-#include "lookback.hpp"
+#include "host/launch.hpp"
+#include "device/lookback.cuh"
+#include "algorithm/lookback.hpp"
 #include "tuned_tile.cuh"
 
 namespace stepwise::compaction {

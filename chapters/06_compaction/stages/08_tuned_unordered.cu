@@ -7,9 +7,9 @@
 // waits for another, so no block ever polls; the price is stage 3's: tiles land in the order
 // their atomics are served. Side by side with stage 7 it measures what order costs when all
 // else is equal, and with stage 3 what the tuned tile buys an unordered compaction.
-#include "check.hpp"
+#include "host/check.hpp"
 #include "compaction.cuh"
-#include "launch.hpp"
+#include "host/launch.hpp"
 #include "tuned_tile.cuh"
 
 namespace stepwise::compaction {

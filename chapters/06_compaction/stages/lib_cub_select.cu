@@ -6,7 +6,7 @@
 #include <thrust/tuple.h>
 #include <cub/device/device_select.cuh>
 
-#include "check.hpp"
+#include "host/check.hpp"
 #include "compaction.hpp"
 
 namespace stepwise::compaction {

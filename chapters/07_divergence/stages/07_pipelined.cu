@@ -24,7 +24,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "device.hpp"
+#include "host/device.hpp"
 #include "divergence.cuh"
 
 namespace stepwise::divergence {

@@ -12,8 +12,8 @@
 // passes). The mutation workload's paths are drawn alike every generation, so the first
 // generation's sample decides for all of them.
 #include "divergence.cuh"
-#include "thread_ops.hpp"
-#include "warp.cuh"
+#include "device/thread_ops.hpp"
+#include "device/warp.cuh"
 
 namespace stepwise::divergence {
 namespace {

@@ -22,7 +22,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "device.hpp"
+#include "host/device.hpp"
 #include "divergence.cuh"
 
 namespace stepwise::divergence {

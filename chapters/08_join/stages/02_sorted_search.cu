@@ -11,7 +11,7 @@
 // counts are, and a warp's stores are contiguous: a key with 10^6 matches is spread over all
 // the tiles it covers instead of one thread. This is the composition the talk draws: LB, UB,
 // COUNTS, SCAN, then LBS and RANK give each row its pair.
-#include "dispatch.hpp"
+#include "host/dispatch.hpp"
 #include "join.cuh"
 
 namespace stepwise::join {

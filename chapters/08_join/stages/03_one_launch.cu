@@ -8,7 +8,7 @@
 // side by side in one grid (blocks [0, T) and [T, 2T)), and the upper tiles record the cursor of
 // both sides. A and B are read twice instead of three times, and one launch replaces three.
 // Phases 2 and 3 are stage 2's.
-#include "dispatch.hpp"
+#include "host/dispatch.hpp"
 #include "join.cuh"
 
 namespace stepwise::join {

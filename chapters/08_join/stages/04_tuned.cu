@@ -11,7 +11,7 @@
 // are read once.
 // Changed in phase 2: the tile now knows the counts of its A rows and B rows, so it scans them
 // at once instead of leaving them to CUB: a block scan inside the tile and chapter 02's
-// decoupled look-back across tiles (common/lookback.cuh), on one 64-bit value that packs the A
+// decoupled look-back across tiles (common/device/lookback.cuh), on one 64-bit value that packs the A
 // rows' count (high bits) and the B rows' count (low 31 bits): both prefixes travel together,
 // since the merge's tiles are in A's order and in B's order at once. The bounds are not written
 // and read back by a scan, and the offsets come out of the same kernel.
@@ -20,13 +20,13 @@
 // compaction (chapter 06), written by a kernel that reads one int per B row. The load-balancing
 // search expands A's rows alone, and reads one int per A row, its first match (-1 for none),
 // instead of both bounds. The tile is the sweep's best.
-#include "block.cuh"
-#include "check.hpp"
-#include "dispatch.hpp"
+#include "device/block.cuh"
+#include "host/check.hpp"
+#include "host/dispatch.hpp"
 #include "join.cuh"
-#include "lookback.cuh"
-#include "lookback.hpp"
-#include "thread_ops.hpp"
+#include "device/lookback.cuh"
+#include "algorithm/lookback.hpp"
+#include "device/thread_ops.hpp"
 
 namespace stepwise::join {
 namespace {

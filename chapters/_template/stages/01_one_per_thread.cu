@@ -3,8 +3,8 @@
 // The lesson of a stage goes here: what changed from the previous stage, why it should be
 // faster, and where the README shows the evidence. This first stage is the plain kernel:
 // thread i squares element i.
-#include "check.hpp"
-#include "launch.hpp"
+#include "host/check.hpp"
+#include "host/launch.hpp"
 #include "square.hpp"
 
 namespace stepwise::square {
@@ -13,10 +13,7 @@ namespace {
 __global__ void square_one_per_thread(const std::int32_t* __restrict__ in, std::int32_t* __restrict__ out,
                                       std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) {
-    const std::uint32_t bits = static_cast<std::uint32_t>(in[i]);
-    out[i] = static_cast<std::int32_t>(bits * bits);
-  }
+  if (i < n) out[i] = square_wrapping(in[i]);
 }
 
 void launch(const std::int32_t* in, std::int32_t* out, std::size_t n, const LaunchShape& shape, cudaStream_t stream) {

@@ -1,7 +1,7 @@
 """Chapter 05's diagrams, from `chapter_05_atomics --analyze --format json` ("analysis": "atomics-peers").
 
 Two figures, each drawn from the lanes the chapter replayed with the kernels' own lane arithmetic
-(common/warp_aggregate.hpp):
+(common/algorithm/warp_aggregate.hpp):
   - peers: Westphal's ballot loop on his 8-lane example, iteration by iteration: the unassigned
     lanes, the leader whose key is broadcast, the ballot of the lanes holding it, and the peer
     mask every lane ends with;
@@ -143,7 +143,7 @@ def _peers(document: dict, title: str, sub: str):
         f" Masks are written as the slides write them: a binary number, lane 0 on the right.",
     ])
     style.add_titles(fig, ax, default_title(document, "peers") if title is None else title,
-                     "common/warp_aggregate.hpp's ballot_loop, replayed by --analyze (Westphal, GTC 2015 S5151,"
+                     "common/algorithm/warp_aggregate.hpp's ballot_loop, replayed by --analyze (Westphal, GTC 2015 S5151,"
                      " slides 9-15)" if sub is None else sub)
     return fig
 
@@ -215,7 +215,7 @@ def _subtree(document: dict, title: str, sub: str):
         " Color: the key; the peer masks are the slides', the keys are named 1, 2, 3 here.",
     ])
     style.add_titles(fig, ax, default_title(document, "subtree") if title is None else title,
-                     "common/warp_aggregate.hpp's SubtreeLane, replayed by --analyze (Westphal, GTC 2015 S5151,"
+                     "common/algorithm/warp_aggregate.hpp's SubtreeLane, replayed by --analyze (Westphal, GTC 2015 S5151,"
                      " slides 19-20)" if sub is None else sub)
     return fig
 

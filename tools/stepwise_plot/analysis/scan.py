@@ -211,7 +211,7 @@ def _transpose(document: dict, title: str, sub: str):
         " hand each row of 2 to one thread; the bank diagram shows what those reads cost.",
     ])
     _titles(fig, header, document, "transpose", title, sub,
-            "the index maps of common/tile_layout.hpp, as the kernels call them · computed by --analyze")
+            "the index maps of common/algorithm/tile_layout.hpp, as the kernels call them · computed by --analyze")
     return fig
 
 
@@ -279,7 +279,7 @@ def _lookback(document: dict, title: str, sub: str):
         " Faded: lanes past the nearest P, not folded.",
     ])
     _titles(fig, ax, document, "lookback", title, sub,
-            "common/lookback.cuh's look_back replayed on the CPU by --analyze (lookback_replay.cpp)")
+            "common/device/lookback.cuh's look_back replayed on the CPU by --analyze (lookback_replay.cpp)")
     return fig
 
 

@@ -1,7 +1,7 @@
 """Chapter 04's diagram, from `chapter_04_spmv --analyze --format json` ("analysis": "spmv-merge").
 
 One figure, `merge`: the merge-based SpMV of stages 4 and 5 on a small matrix, as the chapter computed it with
-the kernels' own search (common/merge_path.hpp):
+the kernels' own search (common/algorithm/merge_path.hpp):
   - top, the Merge Path grid: the nonzero indices 0 .. nnz - 1 across, the row ends down the side; the path takes
     one step right per nonzero (its product joins the row's running sum) and one step down per row end (y[r] is
     stored). The cross diagonals every VT items are the threads' starts, every NT x VT items the tiles'; the path
@@ -64,7 +64,7 @@ def draw(document: dict, figure: str, title: str = None, sub: str = None):
         "when the row is still open at the tile's end, to the tile's carry, which the fix-up kernel adds to y.",
     ])
     default_sub = (f"{walk['rows']} rows, {walk['nonzeros']} nonzeros: {walk['rows'] + walk['nonzeros']} items ·"
-                   " common/merge_path.hpp's search at every diagonal, replayed by --analyze")
+                   " common/algorithm/merge_path.hpp's search at every diagonal, replayed by --analyze")
     style.add_titles(fig, path_ax, default_title(document, figure) if title is None else title,
                      default_sub if sub is None else sub)
     return fig

@@ -7,7 +7,7 @@
 // the dependent latency of every search.
 #include "merge.cuh"
 #include "merge.hpp"
-#include "merge_path.hpp"
+#include "algorithm/merge_path.hpp"
 
 namespace stepwise::merge {
 namespace {

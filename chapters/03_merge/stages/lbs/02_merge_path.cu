@@ -7,15 +7,15 @@
 // with the offsets every NV = NT x VT steps; each tile loads its offsets (and the one before,
 // for the object its first items belong to) into shared memory, each thread searches its
 // diagonal there and runs VT steps, writing each item's object into shared memory
-// (common/merge_tile.cuh's LoadBalanceTile); the tile's items then leave with coalesced
+// (common/device/merge_tile.cuh's LoadBalanceTile); the tile's items then leave with coalesced
 // stores of object and rank. A tile covers NV items and objects together, so a run of empty
 // objects costs steps but never idles a thread: the load is balanced whatever the counts are.
 // DRAM traffic: the offsets once (4 bytes per object) and the two outputs (8 bytes per item).
-#include "dispatch.hpp"
+#include "host/dispatch.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
-#include "merge_path.hpp"
-#include "merge_tile.cuh"
+#include "algorithm/merge_path.hpp"
+#include "device/merge_tile.cuh"
 
 namespace stepwise::merge {
 namespace {

@@ -9,7 +9,7 @@
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 
-#include "check.hpp"
+#include "host/check.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
 

@@ -12,7 +12,7 @@
 // traffic of the searches.
 #include "merge.cuh"
 #include "merge.hpp"
-#include "merge_path.hpp"
+#include "algorithm/merge_path.hpp"
 
 namespace stepwise::merge {
 namespace {

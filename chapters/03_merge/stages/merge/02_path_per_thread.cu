@@ -10,10 +10,10 @@
 // step the 32 lanes of a warp touch 32 addresses VT elements apart, up to 32 sectors per store
 // instruction (28 at VT = 7 with 4-byte keys) instead of 4. Stage 3 moves the tile through
 // shared memory to fix that.
-#include "dispatch.hpp"
+#include "host/dispatch.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
-#include "merge_path.hpp"
+#include "algorithm/merge_path.hpp"
 
 namespace stepwise::merge {
 namespace {

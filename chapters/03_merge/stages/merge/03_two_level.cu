@@ -7,16 +7,16 @@
 // coalesced loads into shared memory; every thread searches its own diagonal (VT x thread)
 // there, in a few shared-memory steps, and merges its VT outputs from shared memory into
 // registers; the tile goes back to global memory through the strided <-> thread-order transpose
-// of chapter 02 (common/tile.cuh), coalesced again. VT is odd (15), so the thread-order side of
+// of chapter 02 (common/device/tile.cuh), coalesced again. VT is odd (15), so the thread-order side of
 // that transpose hits every bank once per warp per step, as chapter 02 measured. Values follow
 // their keys: each thread gathers the values of its VT outputs by the indices its merge took
 // and stores them through the same transpose. Every key is read once and written once from
 // DRAM: a copy's traffic, plus n / NV searches.
 #include "merge.cuh"
 #include "merge.hpp"
-#include "merge_path.hpp"
-#include "merge_tile.cuh"
-#include "tile.cuh"
+#include "algorithm/merge_path.hpp"
+#include "device/merge_tile.cuh"
+#include "device/tile.cuh"
 
 namespace stepwise::merge {
 namespace {

@@ -10,7 +10,7 @@
 //   search, the barriers) over more outputs; smaller ones keep more blocks per SM in different
 //   phases. The H100 sweep picked 512 x 23 for 4-byte keys (keys and pairs), 512 x 11 for
 //   8-byte keys.
-// - The A and B ranges move to shared memory as 16-byte vectors (common/merge_tile.cuh's
+// - The A and B ranges move to shared memory as 16-byte vectors (common/device/merge_tile.cuh's
 //   VectorizedRangeLoad): a quarter of the load instructions of stage 3's 4-byte loads, the
 //   same bytes in flight. A range that starts mid-vector keeps its offset in shared memory, so
 //   every vector lands whole.
@@ -22,11 +22,11 @@
 //   stage 3's store, and 512 bytes per warp-wide store. Two block barriers per tile in all: one
 //   after the loads, one after the merge.
 // Every pointer must be 16-byte aligned (cudaMalloc's are); the launcher refuses others.
-#include "dispatch.hpp"
+#include "host/dispatch.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
-#include "merge_path.hpp"
-#include "merge_tile.cuh"
+#include "algorithm/merge_path.hpp"
+#include "device/merge_tile.cuh"
 
 namespace stepwise::merge {
 namespace {

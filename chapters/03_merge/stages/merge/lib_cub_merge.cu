@@ -6,7 +6,7 @@
 // every row, so a reordering of equal keys' values would show as a FAIL with --pairs.
 #include <cub/device/device_merge.cuh>
 
-#include "check.hpp"
+#include "host/check.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
 

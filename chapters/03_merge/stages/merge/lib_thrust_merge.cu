@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "check.hpp"
+#include "host/check.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
 

@@ -8,7 +8,7 @@
 // reads that reach DRAM are the last few levels of each search.
 #include "merge.cuh"
 #include "merge.hpp"
-#include "merge_path.hpp"
+#include "algorithm/merge_path.hpp"
 
 namespace stepwise::merge {
 namespace {

@@ -7,15 +7,15 @@
 // needles and its part of the haystack into shared memory with 16-byte coalesced loads, each
 // thread searches its diagonal there and runs VT merge steps, writing the bound of every needle
 // it takes into shared memory, and the tile's bounds leave with coalesced stores
-// (common/merge_tile.cuh's SortedSearchTile). Every byte of needles and haystack is read once
+// (common/device/merge_tile.cuh's SortedSearchTile). Every byte of needles and haystack is read once
 // from DRAM: for 2^24 needles in 2^26 keys that is 320 MiB read and 64 MiB written, against
 // stage 1's 2^24 searches of 27 steps each. The same tile with Bounds::upper gives upper bounds
 // (ties take the haystack's key first).
-#include "dispatch.hpp"
+#include "host/dispatch.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
-#include "merge_path.hpp"
-#include "merge_tile.cuh"
+#include "algorithm/merge_path.hpp"
+#include "device/merge_tile.cuh"
 
 namespace stepwise::merge {
 namespace {

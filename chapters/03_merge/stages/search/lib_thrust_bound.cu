@@ -5,7 +5,7 @@
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
 
-#include "check.hpp"
+#include "host/check.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
 

@@ -10,7 +10,7 @@
 // 32 shuffles: aggregation pays only where keys repeat inside the warp. The talk's loop let
 // lanes leave while the others still shuffled over the whole warp, which Volta's independent
 // scheduling does not allow; here every call's mask is the lanes still in the loop
-// (common/warp_aggregate.cuh).
+// (common/device/warp_aggregate.cuh).
 #include "atomics.cuh"
 
 namespace stepwise::atomics {

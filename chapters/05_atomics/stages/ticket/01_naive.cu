@@ -9,8 +9,8 @@
 // (`cuobjdump -sass`: VOTEU.ANY, FLO, POPC, ATOMG, SHFL.IDX), which is stage 2 written by
 // hand. The README shows the SASS and the times.
 #include "atomics.hpp"
-#include "check.hpp"
-#include "launch.hpp"
+#include "host/check.hpp"
+#include "host/launch.hpp"
 
 namespace stepwise::atomics {
 namespace {

@@ -9,11 +9,11 @@
 // should time alike. The hand-written form still matters where the compiler cannot see a
 // uniform address, or where the per-warp base is needed for more than one store (chapter
 // 06's compaction writes several values per lane from one ticket). warp_ticket is in
-// common/warp_aggregate.cuh.
+// common/device/warp_aggregate.cuh.
 #include "atomics.hpp"
-#include "check.hpp"
-#include "launch.hpp"
-#include "warp_aggregate.cuh"
+#include "host/check.hpp"
+#include "host/launch.hpp"
+#include "device/warp_aggregate.cuh"
 
 namespace stepwise::atomics {
 namespace {

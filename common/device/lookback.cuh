@@ -1,0 +1,146 @@
+/// @file lookback.cuh
+/// Decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled
+/// Look-back", 2016): how a tile learns the reduction of every tile before it without a
+/// second pass. Each tile publishes its own aggregate as soon as it has it, then looks back
+/// over its predecessors' statuses until it finds an inclusive prefix, and publishes its own
+/// inclusive prefix for the tiles behind it. Used by the single-pass scan and by compaction.
+#pragma once
+
+#include <cuda/atomic>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "device/warp.cuh"
+
+namespace stepwise {
+
+/// What a tile has published: nothing yet, its own aggregate, or its inclusive prefix
+/// (the reduction of every element up to and including the tile).
+enum TileFlag : std::uint32_t { kTileInvalid = 0, kTileAggregate = 1, kTileInclusive = 2 };
+
+/// Tile status for 4-byte values: flag and value packed in one 64-bit word, written and
+/// read with single 64-bit relaxed atomics. A reader sees either the old word or the new
+/// one, never a flag without its value, so no fence is needed: the reader uses nothing
+/// but the value inside the word it read.
+template <class T>
+struct PackedTileStatus {
+  static_assert(sizeof(T) == 4, "packed status holds a 4-byte value");
+  unsigned long long* words;
+
+  __device__ void publish(std::size_t tile, TileFlag flag, T value) const {
+    std::uint32_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    const unsigned long long word = (static_cast<unsigned long long>(bits) << 32) | flag;
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile])
+        .store(word, cuda::memory_order_relaxed);
+  }
+  __device__ TileFlag read(std::size_t tile, T& value) const {
+    const unsigned long long word =
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).load(cuda::memory_order_relaxed);
+    const std::uint32_t bits = static_cast<std::uint32_t>(word >> 32);
+    memcpy(&value, &bits, sizeof bits);
+    return static_cast<TileFlag>(word & 0xffffffffu);
+  }
+};
+
+/// Tile status for counts, non-negative integers below 2^62 (stream compaction's kept
+/// elements, 64-bit so that n may pass 2^32): the flag in the low two bits of one 64-bit word
+/// and the count above them, written and read with single relaxed atomics as in
+/// PackedTileStatus, so again no fence is needed. Its layout is packed_lookback_layout's.
+struct PackedCountStatus {
+  unsigned long long* words;
+
+  __device__ void publish(std::size_t tile, TileFlag flag, unsigned long long count) const {
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile])
+        .store(count << 2 | flag, cuda::memory_order_relaxed);
+  }
+  __device__ TileFlag read(std::size_t tile, unsigned long long& count) const {
+    const unsigned long long word =
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).load(cuda::memory_order_relaxed);
+    count = word >> 2;
+    return static_cast<TileFlag>(word & 3u);
+  }
+};
+
+/// Tile status for wider values (Affine): a separate flag, with release/acquire ordering.
+/// The writer stores the value, then the flag with memory_order_release (device scope);
+/// a reader loads the flag with memory_order_acquire and only then the value: seeing the
+/// flag guarantees seeing the value written before it. Aggregate and inclusive prefix
+/// live in separate arrays so that upgrading the flag never overwrites a value a reader
+/// may be loading.
+template <class T>
+struct FlaggedTileStatus {
+  std::uint32_t* flags;
+  T* aggregates;
+  T* inclusives;
+
+  __device__ void publish(std::size_t tile, TileFlag flag, T value) const {
+    (flag == kTileAggregate ? aggregates : inclusives)[tile] = value;
+    cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(flags[tile]).store(flag, cuda::memory_order_release);
+  }
+  __device__ TileFlag read(std::size_t tile, T& value) const {
+    const auto flag = static_cast<TileFlag>(
+        cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(flags[tile]).load(cuda::memory_order_acquire));
+    if (flag == kTileAggregate) value = aggregates[tile];
+    if (flag == kTileInclusive) value = inclusives[tile];
+    return flag;
+  }
+};
+
+/// Reduces one value per lane in tile order when lane l holds the tile l places further
+/// back: higher lanes are earlier tiles, so they are the left operands. Returns the
+/// reduction (lane 31's value first) in every lane.
+template <class Op>
+__device__ __forceinline__ typename Op::value_type warp_reduce_backwards(typename Op::value_type value, Op op) {
+  const int lane = threadIdx.x % 32;
+#pragma unroll
+  for (int offset = 1; offset < 32; offset *= 2) {
+    const typename Op::value_type earlier = shuffle_down(value, offset);
+    if (lane + offset < 32) value = op(earlier, value);
+  }
+  return shuffle_index(value, 0);
+}
+
+/// The look-back, by one whole warp: lane l inspects tile (window_end - 1 - l), 32
+/// predecessors at a time. Once every lane sees a published status, the nearest tile with
+/// an inclusive prefix ends the search: that prefix and the aggregates of the tiles after
+/// it (nearer to us) reduce to our exclusive prefix. A window of aggregates only is folded
+/// in and the window moves 32 tiles back. Predecessors before tile 0 read as the identity.
+/// Every predecessor publishes its aggregate without waiting for anyone, and holds a
+/// smaller ticket, so it is already running: the spin always ends.
+/// While any lane still sees a predecessor that has published nothing, the warp sleeps
+/// for @p backoff_ns (doubling up to 8x) before polling again, as CUB's tuned policies do:
+/// the statuses of neighbouring tiles share cache lines, and a warp that polls without
+/// pause keeps the L2 slice that holds them busy while the predecessor tries to write its
+/// own status there. @p backoff_ns = 0 spins without pause.
+template <class Op, class Status>
+__device__ typename Op::value_type look_back(const Status& status, std::size_t tile, Op op, unsigned backoff_ns) {
+  using T = typename Op::value_type;
+  const int lane = threadIdx.x % 32;
+  T prefix = Op::identity();  // the tiles between the window and us, already folded
+  long long window_end = static_cast<long long>(tile);
+  for (;;) {
+    const long long predecessor = window_end - 1 - lane;
+    T value = Op::identity();
+    TileFlag flag = kTileInclusive;
+    unsigned delay_ns = backoff_ns;
+    for (;;) {
+      if (predecessor >= 0) flag = status.read(static_cast<std::size_t>(predecessor), value);
+      if (!__any_sync(kFullWarp, flag == kTileInvalid)) break;
+      if (delay_ns != 0) {
+        __nanosleep(delay_ns);
+        delay_ns = delay_ns < 8 * backoff_ns ? 2 * delay_ns : delay_ns;
+      }
+    }
+    const unsigned inclusive_lanes = __ballot_sync(kFullWarp, flag == kTileInclusive);
+    const int nearest_inclusive = inclusive_lanes != 0 ? __ffs(inclusive_lanes) - 1 : 31;
+    const T window = warp_reduce_backwards(lane <= nearest_inclusive ? value : Op::identity(), op);
+    prefix = op(window, prefix);
+    if (inclusive_lanes != 0) return prefix;
+    window_end -= 32;
+  }
+}
+
+}  // namespace stepwise

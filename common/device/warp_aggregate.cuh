@@ -1,0 +1,97 @@
+/// @file warp_aggregate.cuh
+/// Warp aggregation on the device: fewer atomic operations by voting and shuffling.
+///
+/// - warp_ticket(): the warp-aggregated counter (stream compaction's "where does my value
+///   go"): one atomicAdd per warp instead of one per lane.
+/// - peers_by_ballot_loop() and peers_by_match(): the lanes of the warp that share this
+///   lane's key, by the talk's ballot loop or by `__match_any_sync` (sm_70 and later).
+/// - subtree_reduce(): each group of peers reduced into its lowest lane by shuffles, all
+///   groups in parallel, so that one lane per distinct key does the atomic.
+///
+/// The lane arithmetic is in warp_aggregate.hpp (host and device), where the CPU tests replay
+/// it. Every function here is warp-synchronous: the lanes named by its mask (the full warp
+/// unless said otherwise) must call it together. On Volta and later, lanes are scheduled
+/// independently, so the masks are exact and no lane may leave early (a partial last warp
+/// takes part with `active = false`).
+#pragma once
+
+#include <cstdint>
+
+#include "device/warp.cuh"
+#include "algorithm/warp_aggregate.hpp"
+
+namespace stepwise {
+
+/// This thread's lane in its warp (blockDim.x must be a multiple of 32).
+__device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x % kWarpLanes); }
+
+/// The warp-aggregated ticket: every lane with @p keep set gets a distinct slot of the
+/// counter, with one atomic for the warp.
+///
+/// The keeping lanes vote (`__ballot_sync`), the lowest of them adds their count
+/// (`__popc`) to @p counter, the base it got back is broadcast (`__shfl_sync`) and each lane
+/// adds its rank among the voters. The slots of one warp are consecutive and in lane order;
+/// the warps' order is the atomics' order. All 32 lanes must call it (with keep = false for
+/// lanes that have nothing).
+/// @return the lane's slot, or -1 when @p keep is false
+template <class Counter>
+__device__ __forceinline__ std::int64_t warp_ticket(Counter* counter, bool keep) {
+  const std::uint32_t voters = __ballot_sync(kFullWarp, keep);
+  if (voters == 0) return -1;
+  const int lane = lane_id();
+  const int leader = leader_of(voters);
+  Counter base = 0;
+  if (lane == leader) base = atomicAdd(counter, static_cast<Counter>(popcount32(voters)));
+  base = shuffle_index(base, leader);
+  return keep ? static_cast<std::int64_t>(base) + ticket_rank(voters, lane) : -1;
+}
+
+/// The talk's stage 1, Volta-safe: the lanes of @p lanes whose key equals this lane's.
+///
+/// While lanes are unassigned, the lowest unassigned lane's key is broadcast and the lanes
+/// holding it vote; those leave the loop with the ballot as their peer mask. The talk's code
+/// used `__shfl` and `__ballot` over the whole warp while lanes were leaving the loop; here
+/// the mask of every call is the set of lanes still in the loop (`unassigned`, which every
+/// one of them holds), so no intrinsic waits for a lane that has left. Iterations: the number
+/// of distinct keys. The calling lane must be in @p lanes, and all lanes of @p lanes call.
+template <class Key>
+__device__ __forceinline__ std::uint32_t peers_by_ballot_loop(Key key, std::uint32_t lanes) {
+  std::uint32_t unassigned = lanes;
+  for (;;) {
+    const Key leader_key = __shfl_sync(unassigned, key, leader_of(unassigned));
+    const std::uint32_t peers = __ballot_sync(unassigned, key == leader_key);
+    if (key == leader_key) return peers;
+    unassigned ^= peers;
+  }
+}
+
+/// The same peer mask in one instruction: `__match_any_sync(lanes, key)` (sm_70 and later;
+/// 4- and 8-byte keys). All lanes of @p lanes call.
+template <class Key>
+__device__ __forceinline__ std::uint32_t peers_by_match(Key key, std::uint32_t lanes) {
+  return __match_any_sync(lanes, key);
+}
+
+/// The talk's stage 2: reduces @p value over each group of peers into the group's lowest lane
+/// (leader_of(peers)), every group at once, in ceil(log2(largest group)) rounds of one shuffle
+/// and one ballot (SubtreeLane has the schedule). The other lanes return partial sums.
+/// @p peers is this lane's peer mask (from peers_by_match or peers_by_ballot_loop over the
+/// full warp). All 32 lanes call, with their own peer masks.
+/// @param peers this lane's peer mask
+/// @param value this lane's value
+/// @param add the reduction, `add(lower lane's value, higher lane's value)`; it need not commute
+template <class T, class Add>
+__device__ __forceinline__ T subtree_reduce(std::uint32_t peers, T value, Add add) {
+  const int lane = lane_id();
+  SubtreeLane state = SubtreeLane::start(peers, lane);
+  while (__any_sync(kFullWarp, state.remaining != 0)) {
+    const int source = state.source();
+    // Every lane shuffles, also those with nothing to add: a shuffle reads only lanes that take part.
+    const T other = shuffle_index(value, source < 0 ? lane : source);
+    if (source >= 0) value = add(value, other);
+    state.advance(__ballot_sync(kFullWarp, state.done()));
+  }
+  return value;
+}
+
+}  // namespace stepwise

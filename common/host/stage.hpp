@@ -1,0 +1,47 @@
+/// @file stage.hpp
+/// A chapter's unit: the stage. A chapter is an ordered table of stages (its kernels, then
+/// the library baselines); main, --list, --sweep, --analyze and the tests all walk that one
+/// table. Each stage lives in one file, chapters/NN_name/stages/NN_slug.cu, which defines its
+/// kernel, its launcher and its table row, and sets in that row every fact the rest of the
+/// chapter needs about it (its traits): nothing outside the file names a stage by number or name.
+/// No CUDA header and no option parser here: a stage file includes this and nothing heavy.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "host/types.hpp"
+
+namespace stepwise {
+
+/// The traits of a chapter whose stages need none beyond StageInfo.
+struct NoTraits {};
+
+/// One row of a chapter's stage table: a numbered stage of its own, or a library baseline.
+/// It is the StageInfo that --list and --stage read, plus what only the chapter reads.
+/// @tparam Launch the chapter's launcher type: a function pointer whose arguments are the
+///   chapter's operands, then `const LaunchShape&` and `cudaStream_t`. A launcher only
+///   enqueues work, unless the stage says it synchronizes.
+/// @tparam Traits the chapter's per-stage facts (whether a row keeps the input order, its
+///   cost model for --analyze, ...), set in the stage's own file.
+template <class Launch, class Traits = NoTraits>
+struct Stage : StageInfo {
+  Launch launch = nullptr;  ///< enqueues every launch of the stage; allocates nothing
+  Traits traits{};          ///< what the chapter's problem, analysis and tests read about this row
+};
+
+/// @p stages with the kernel rows numbered 1, 2, ... in table order (library rows: 0).
+template <class Row>
+std::vector<Row> numbered(std::vector<Row> stages) {
+  int number = 0;
+  for (Row& stage : stages) stage.number = stage.kind == RowKind::kernel ? ++number : 0;
+  return stages;
+}
+
+/// The StageInfo of each stage, for ChapterCli.
+template <class Row>
+std::vector<StageInfo> describe(const std::vector<Row>& stages) {
+  return std::vector<StageInfo>(stages.begin(), stages.end());
+}
+
+}  // namespace stepwise
