@@ -4,7 +4,7 @@
 namespace stepwise::bandwidth {
 
 const std::vector<CopyStage>& copy_stages() {
-  static const std::vector<CopyStage> table = numbered<CopyLaunch>({
+  static const std::vector<CopyStage> table = numbered<CopyStage>({
       one_per_thread(),  // stages/01_one_per_thread.cu
       grid_stride(),     // stages/02_grid_stride.cu
       warp_sequences(),  // stages/03_warp_sequences.cu

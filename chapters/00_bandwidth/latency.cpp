@@ -1,8 +1,8 @@
 #include <cstdio>
 #include <string>
 
-#include "latency.hpp"
 #include "host/sizes.hpp"
+#include "latency.hpp"
 
 namespace stepwise::bandwidth {
 

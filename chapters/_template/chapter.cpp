@@ -50,8 +50,8 @@ std::string analyze(const Plan&, const CommonOptions& options) {
   for (const SquareStage& stage : square_stages()) {
     if (stage.traits.elements_per_thread == 0) continue;  // the library chooses its own grid
     const std::uint64_t threads = ceil_div(options.n, stage.traits.elements_per_thread);
-    out << stage.name << std::string(stage.name.size() < 20 ? 20 - stage.name.size() : 1, ' ') << " " << threads
-        << "  " << ceil_div(threads, stage.shape.threads) << "\n";
+    out << stage.name << std::string(stage.name.size() < 20 ? 20 - stage.name.size() : 1, ' ') << " " << threads << "  "
+        << ceil_div(threads, stage.shape.threads) << "\n";
   }
   return out.str();
 }
@@ -61,7 +61,11 @@ std::string analyze(const Plan&, const CommonOptions& options) {
 Chapter<Plan> chapter() {
   Chapter<Plan> spec;
   spec.info = [](const Plan&) {
-    return ChapterInfo{"xx", "template", "a chapter to copy: square every element", std::uint64_t{1} << 26, 1,
+    return ChapterInfo{"xx",
+                       "template",
+                       "a chapter to copy: square every element",
+                       std::uint64_t{1} << 26,
+                       1,
                        "std::transform on the host"};
   };
   spec.add_options = [](ChapterCli& cli, Plan& plan) {

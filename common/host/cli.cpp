@@ -398,6 +398,8 @@ void ChapterCli::validate() {
     for (const std::string& value : option->results())
       if (value.empty()) throw UsageError(option->get_name() + " '': the value is empty");
   }
+  options_.n_text = n_text_;
+  options_.n_given = app_.get_option("--n")->count() > 0;
   try {
     options_.n = parse_count(n_text_);
   } catch (const std::invalid_argument& error) {

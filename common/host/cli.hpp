@@ -26,6 +26,8 @@ class UsageError : public std::runtime_error {
 /// The options every chapter has.
 struct CommonOptions {
   std::uint64_t n = 0;
+  std::string n_text;    ///< --n as the user typed it, or the default's text
+  bool n_given = false;  ///< whether the user gave --n
   /// Canonical names selected by --stage ("cpu" for the reference; "lib" expands to every
   /// library row); empty: all.
   std::vector<std::string> stages;

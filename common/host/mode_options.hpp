@@ -82,6 +82,11 @@ inline void require_stage_selected(ChapterCli& cli, const std::string& option, i
 
 /// The size of the run as messages about memory name it: `--n 2^30` as the user typed it,
 /// `the default --n 2^26` when not.
+inline std::string n_as_given(const CommonOptions& options) {
+  return (options.n_given ? "" : "the default ") + std::string("--n ") + options.n_text;
+}
+
+/// The same, read from @p cli's --n.
 inline std::string n_as_given(ChapterCli& cli) {
   const CountOption n = typed_n(cli);
   return (n.given ? "" : "the default ") + std::string("--n ") + n.text;

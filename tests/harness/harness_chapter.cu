@@ -88,7 +88,7 @@ Stage<Launch> declared_synchronizing() {
 }
 
 const std::vector<Stage<Launch>>& stages() {
-  static const std::vector<Stage<Launch>> table = numbered<Launch>({
+  static const std::vector<Stage<Launch>> table = numbered<Stage<Launch>>({
       row("correct", correct),
       row("wrong", wrong),
       row("past-end", past_end),
@@ -113,9 +113,9 @@ class CopyProblem final : public Problem {
   void poison_output() override { poison(out_); }
   Check check_output() override { return compare_exact(out_.download(), input_); }
   void run_cpu_reference() override { copy_ = input_; }
-  const std::int32_t* in() const { return in_.data(); }
-  std::int32_t* out() { return out_.data(); }
-  std::size_t n() const { return input_.size(); }
+  void launch(const Stage<Launch>& stage, const LaunchShape& shape, cudaStream_t stream) {
+    stage.launch(in_.data(), out_.data(), input_.size(), shape, stream);
+  }
 
  private:
   std::vector<std::int32_t> input_;
@@ -134,8 +134,6 @@ int main(int argc, char** argv) {
     if (auto exit_code = cli.parse(argc, argv)) return *exit_code;
     Session session(cli);
     CopyProblem problem(cli.options().n, cli.options().seed);
-    return session.run(stages(), problem, [&](Launch launch, const LaunchShape& shape, cudaStream_t stream) {
-      launch(problem.in(), problem.out(), problem.n(), shape, stream);
-    });
+    return session.run(stages(), problem);
   });
 }
