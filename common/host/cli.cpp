@@ -300,6 +300,9 @@ ChapterCli::ChapterCli(std::function<ChapterInfo()> info, std::function<std::vec
            "Table and markdown with a slide-sized column set (stage, shape, ms, GB/s, speedups)");
   app_.add_option("--output", options_.output,
                   "Also write the report, in --format, to this file (the table still goes to stdout)");
+  app_.add_option("--json", options_.json_output,
+                  "Also write the JSON report to this file, whatever --format is (one run gives the table and the "
+                  "figures: tools/plot reads it)");
   app_.add_option("--device", options_.device, "CUDA device ordinal")
       ->capture_default_str()
       ->transform(decimal_in(0, 1023));
@@ -415,6 +418,10 @@ void ChapterCli::validate() {
   options_.columns = compact_ ? Columns::compact : Columns::full;
   if (options_.warm_cache) options_.flush = "none";
   if (!options_.output.empty()) require_writable(options_.output, "--output");
+  if (!options_.json_output.empty()) require_writable(options_.json_output, "--json");
+  if (!options_.output.empty() && !options_.json_output.empty() &&
+      std::filesystem::weakly_canonical(options_.output) == std::filesystem::weakly_canonical(options_.json_output))
+    throw UsageError("--json " + shell_quote(options_.json_output) + ": --output writes the same file");
   options_.stages.clear();
   for (const std::string& selector : stage_selectors_) {
     const std::string lower = lowercase(selector);

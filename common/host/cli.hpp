@@ -37,6 +37,7 @@ struct CommonOptions {
   Format format = Format::table;
   Columns columns = Columns::full;  ///< --compact: the slide-sized column set
   std::string output;               ///< --output FILE, empty for none
+  std::string json_output;          ///< --json FILE: the JSON report too, whatever --format is; empty for none
   int device = 0;
   bool warm_cache = false;     ///< --warm-cache: no flush between repetitions
   std::string flush = "read";  ///< --flush read|write (ignored with warm_cache, which refuses it)

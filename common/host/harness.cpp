@@ -175,6 +175,8 @@ int Session::run_stages(const std::vector<Runnable>& stages, Problem& problem) {
 void Session::publish(const Report& report) const {
   const Format format = options().format;
   const Columns columns = options().columns;
+  if (!options().json_output.empty())
+    write_file_atomically(options().json_output, render(report, Format::json, columns));
   if (!options().output.empty()) {
     write_file_atomically(options().output, render(report, format, columns));
     std::cout << render(report, Format::table, columns) << std::flush;
