@@ -23,6 +23,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "host/types.hpp"
+
 namespace stepwise {
 
 /// A compile-time list of int values: the instantiations a stage compiles.
@@ -47,6 +49,33 @@ void dispatch(int value, IntList<Values...> list, const char* what, Launch&& lau
   if (!found)
     throw std::invalid_argument(std::string(what) + " " + std::to_string(value) +
                                 " is not compiled in (compiled: " + list.text() + ")");
+}
+
+/// Calls @p launch with the compile-time threads per block and items per thread of @p shape:
+/// `launch(nt, vt)`, each a `std::integral_constant<int, V>` from @p threads and @p items. The
+/// one ladder every tiled stage climbs, written once:
+/// @code
+///   using Threads = IntList<128, 256>;
+///   using Items = IntList<7, 11, 15>;
+///   dispatch_tile(shape, Threads{}, Items{}, [&](auto nt, auto vt) {
+///     merge_tiles<decltype(nt)::value, decltype(vt)::value><<<grid, decltype(nt)::value, 0, stream>>>(...);
+///   });
+///   stage.sweep = tile_grid(Threads{}, Items{});  // every shape the sweep tries is compiled
+/// @endcode
+/// @throws std::invalid_argument naming @p threads_what or @p items_what and the compiled values
+///   when @p shape is not compiled.
+template <int... Threads, int... Items, class Launch>
+void dispatch_tile(const LaunchShape& shape, IntList<Threads...> threads, IntList<Items...> items, Launch&& launch,
+                   const char* threads_what = "threads per block", const char* items_what = "items per thread") {
+  dispatch(shape.threads, threads, threads_what,
+           [&](auto nt) { dispatch(shape.items, items, items_what, [&](auto vt) { launch(nt, vt); }); });
+}
+
+/// Every (threads, items) pair of @p threads x @p items, threads varying slowest: the `--sweep`
+/// of a stage that dispatch_tile() launches.
+template <int... Threads, int... Items>
+std::vector<LaunchShape> tile_grid(IntList<Threads...>, IntList<Items...>) {
+  return shape_grid({Threads...}, {Items...});
 }
 
 }  // namespace stepwise

@@ -43,6 +43,28 @@ TEST_CASE("dispatch calls the instantiation of the run-time value, and refuses o
   CHECK(seen == 40);
 }
 
+TEST_CASE("dispatch_tile launches the compiled tile of a shape, and tile_grid lists exactly the compiled tiles") {
+  using Threads = IntList<128, 256>;
+  using Items = IntList<7, 11>;
+  int seen = 0;
+  dispatch_tile(LaunchShape{256, 11}, Threads{}, Items{},
+                [&](auto nt, auto vt) { seen = decltype(nt)::value * 100 + decltype(vt)::value; });
+  CHECK(seen == 25611);
+  CHECK(tile_grid(Threads{}, Items{}) == std::vector<LaunchShape>{{128, 7}, {128, 11}, {256, 7}, {256, 11}});
+  for (const LaunchShape& shape : tile_grid(Threads{}, Items{})) {
+    bool launched = false;
+    dispatch_tile(shape, Threads{}, Items{}, [&](auto, auto) { launched = true; });
+    CHECK(launched);
+  }
+  try {
+    dispatch_tile(LaunchShape{256, 9}, Threads{}, Items{}, [&](auto, auto) { seen = -1; });
+    FAIL("dispatch_tile accepted a tile that is not compiled");
+  } catch (const std::invalid_argument& error) {
+    CHECK(std::string(error.what()) == "items per thread 9 is not compiled in (compiled: 7, 11)");
+  }
+  CHECK(seen == 25611);
+}
+
 TEST_CASE("summarize gives median, min and max") {
   const TimingStats odd = summarize({3.0, 1.0, 2.0});
   CHECK(odd.median_ms == 2.0);

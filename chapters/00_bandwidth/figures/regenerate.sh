@@ -9,8 +9,7 @@ if [ "$mode" = gpu ]; then
   bin=${2:-build/bin}
   reports=${3:-build/reports/00}
   mkdir -p "$reports"
-  "$bin/chapter_00_bandwidth" --format json --output "$reports/table.json"
-  "$bin/chapter_00_bandwidth" --format markdown --output "$reports/table.md" > /dev/null
+  "$bin/chapter_00_bandwidth" --format markdown --output "$reports/table.md" --json "$reports/table.json"
   "$bin/chapter_00_bandwidth" --n 2^27 --sweep --reps 5 --warmup 1 --format json --output "$reports/sweep.json"
   "$bin/chapter_00_bandwidth" --latency > "$reports/latency.txt"
   "$bin/tour" --chapter 00 --sizes 2^16..2^28 --reps 10 --reports "$reports" > /dev/null

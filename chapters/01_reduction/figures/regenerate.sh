@@ -22,8 +22,10 @@ case "$mode" in
     # The README's tables: every stage, at the slides' size (2^22) and at 2^28, at the default shapes and at
     # Harris's 128 threads per block (stages 1-10), then float32 at 2^28.
     for e in 22 28; do
-      "$chapter" --n 2^$e --reps 50 --format markdown --output "$reports/table_2e${e}.md" > /dev/null
-      "$chapter" --n 2^$e --reps 50 --block 128 --format markdown --output "$reports/table_2e${e}_b128.md" > /dev/null
+      "$chapter" --n 2^$e --reps 50 --format markdown --output "$reports/table_2e${e}.md" \
+        --json "$reports/table_2e${e}.json" > /dev/null
+      "$chapter" --n 2^$e --reps 50 --block 128 --format markdown --output "$reports/table_2e${e}_b128.md" \
+        --json "$reports/table_2e${e}_b128.json" > /dev/null
       # Harris's seven kernels alone: the step speedups are then the slides' steps (kernel to kernel).
       "$chapter" --n 2^$e --reps 50 --block 128 "${harris[@]}" --format markdown \
         --output "$reports/harris_2e${e}_b128.md" > /dev/null
@@ -31,8 +33,6 @@ case "$mode" in
     done
     "$chapter" --n 2^28 --reps 50 --type float32 --format markdown --output "$reports/table_2e28_float32.md" > /dev/null
     # The figures' reports.
-    "$chapter" --n 2^28 --reps 50 --format json --output "$reports/table_2e28.json" > /dev/null
-    "$chapter" --n 2^22 --reps 50 --block 128 --format json --output "$reports/table_2e22_b128.json" > /dev/null
     "$chapter" --n 2^26 --sweep --reps 5 --format json --output "$reports/sweep_2e26.json" > /dev/null
     "$bin/tour" --chapter 01 --sizes 2^16..2^28 --reports "$reports" > /dev/null
     if [ "${NCU:-0}" = 1 ]; then  # the first pass of stages 1-4 at 2^22, block 256: one launch each

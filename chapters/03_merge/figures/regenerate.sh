@@ -19,8 +19,7 @@ case "$mode" in
     table() {  # table NAME chapter-arguments...: the markdown table and the JSON report of one run
       local name=$1
       shift
-      "$merge" "$@" --format json --output "$reports/$name.json" > "$reports/$name.txt"
-      "$merge" "$@" --format markdown --output "$reports/$name.md" > /dev/null
+      "$merge" "$@" --format markdown --output "$reports/$name.md" --json "$reports/$name.json" > "$reports/$name.txt"
     }
     # The README's tables: merge (keys, pairs, int64, small, skewed), sorted search, load-balancing search.
     table merge

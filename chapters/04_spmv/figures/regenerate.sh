@@ -40,12 +40,14 @@ case "$mode" in
     spmv="$bin/chapter_04_spmv"
     for entry in "${matrices[@]}"; do
       read -r name matrix <<< "$entry"
-      "$spmv" --matrix "$matrix" --format json --output "$reports/$name.json" > "$reports/$name.txt"
+      "$spmv" --matrix "$matrix" --format markdown --output "$reports/$name.md" --json "$reports/$name.json" \
+        > "$reports/$name.txt"
       "$spmv" --matrix "$matrix" --analyze > "$reports/${name}_analyze.txt"
     done
     for name in banded27 uniform16 rmat16; do
       matrix=$(printf '%s\n' "${matrices[@]}" | awk -v n=$name '$1 == n { print $2 }')
-      "$spmv" --matrix "$matrix" --type float64 --format json --output "$reports/${name}_f64.json" > "$reports/${name}_f64.txt"
+      "$spmv" --matrix "$matrix" --type float64 --format markdown --output "$reports/${name}_f64.md" \
+        --json "$reports/${name}_f64.json" > "$reports/${name}_f64.txt"
       # Every launch shape of the stages that have one (the JSON keeps every point).
       "$spmv" --matrix "$matrix" --sweep --stage 3 --stage 4 --stage 5 --reps 10 --format json \
         --output "$reports/${name}_sweep.json" > /dev/null

@@ -22,8 +22,7 @@ case "$mode" in
     table() {  # table NAME chapter-arguments...: the markdown table and the JSON report of one run
       local name=$1
       shift
-      step "$name" "$atomics" "$@" --format json --output "$reports/$name.json"
-      "$atomics" "$@" --format markdown --output "$reports/$name.md" > /dev/null 2>&1
+      step "$name" "$atomics" "$@" --format markdown --output "$reports/$name.md" --json "$reports/$name.json"
     }
 
     # 1. The GPU tests of the chapter, then compute-sanitizer on every table at a small n.

@@ -26,7 +26,7 @@ case "$mode" in
     table() {  # table NAME chapter-arguments...: the JSON report (and its table, in NAME.log) of one run
       local name=$1
       shift
-      step "$name" "$compaction" "$@" --format json --output "$reports/$name.json"
+      step "$name" "$compaction" "$@" --format markdown --output "$reports/$name.md" --json "$reports/$name.json"
     }
 
     # 1. The GPU tests of the chapter, then compute-sanitizer on both forms at a small n.

@@ -27,7 +27,7 @@ case "$mode" in
     table() {  # table NAME chapter-arguments...: the JSON report (and its table, in NAME.log) of one run
       local name=$1
       shift
-      step "$name" "$chapter" "$@" --format json --output "$reports/$name.json"
+      step "$name" "$chapter" "$@" --format markdown --output "$reports/$name.md" --json "$reports/$name.json"
     }
 
     # 1. The GPU tests, then compute-sanitizer on both workloads at a small n.

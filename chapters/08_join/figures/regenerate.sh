@@ -26,7 +26,7 @@ case "$mode" in
     table() {  # table NAME chapter-arguments...: the JSON report (and its table, in NAME.log) of one run
       local name=$1
       shift
-      step "$name" "$join" "$@" --format json --output "$reports/$name.json"
+      step "$name" "$join" "$@" --format markdown --output "$reports/$name.md" --json "$reports/$name.json"
     }
 
     # 1. The GPU tests of the chapter, then compute-sanitizer on an outer join (every phase runs) at a small size.
