@@ -14,6 +14,7 @@
 #include <system_error>
 #include <utility>
 
+#include "host/report.hpp"
 #include "host/sizes.hpp"
 
 namespace stepwise {

@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "host/report.hpp"
 #include "host/types.hpp"
 
 namespace stepwise {

@@ -66,12 +66,6 @@ struct Report {
 /// Fills in GB/s, GFLOP/s, % of memcpy, % of peak and the speedup columns from the timings.
 void derive_columns(Report& report);
 
-/// Which columns the table and markdown forms show.
-enum class Columns {
-  full,     ///< every column
-  compact,  ///< stage, shape, ms, GB/s, step and total speedup: a slide-sized table
-};
-
 /// Renders @p report in @p format. The table and markdown forms end with the command line
 /// that reproduces the run, the notes and the failure details; JSON carries all of them and
 /// every sweep point; CSV has one line per row, with the seed and command in every line.

@@ -21,6 +21,12 @@ enum ExitCode : int {
 /// Output formats of a report.
 enum class Format { table, markdown, csv, json };
 
+/// Which columns the table and markdown forms show.
+enum class Columns {
+  full,     ///< every column
+  compact,  ///< stage, shape, ms, GB/s, step and total speedup: a slide-sized table
+};
+
 /// What a row measures: one of the chapter's own kernels, a vendor library, or the CPU reference.
 enum class RowKind { kernel, library, cpu };
 
