@@ -402,6 +402,8 @@ void ChapterCli::validate() {
     for (const std::string& value : option->results())
       if (value.empty()) throw UsageError(option->get_name() + " '': the value is empty");
   }
+  const CLI::Option* analyze = app_.get_option_no_throw("--analyze");
+  options_.analyze = analyze != nullptr && analyze->count() > 0;
   options_.n_text = n_text_;
   options_.n_given = app_.get_option("--n")->count() > 0;
   try {

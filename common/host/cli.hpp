@@ -42,6 +42,7 @@ struct CommonOptions {
   std::string flush = "read";  ///< --flush read|write (ignored with warm_cache, which refuses it)
   bool sweep = false;          ///< --sweep: every stage at every shape it lists
   bool list = false;
+  bool analyze = false;  ///< --analyze was given (the chapter's checks may skip what only a run needs)
   std::string command;  ///< the command line, quoted for a POSIX shell, for the report
   /// True when @p stage_name was selected (or nothing was, which selects all).
   bool selects(const std::string& stage_name) const;

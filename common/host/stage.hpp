@@ -30,6 +30,13 @@ struct Stage : StageInfo {
   Traits traits{};          ///< what the chapter's problem, analysis and tests read about this row
 };
 
+/// Whether @p stage lists @p option among the chapter options that change it (StageInfo::options).
+inline bool changed_by(const StageInfo& stage, const std::string& option) {
+  for (const std::string& name : stage.options)
+    if (name == option) return true;
+  return false;
+}
+
 /// @p stages with the kernel rows numbered 1, 2, ... in table order (library rows: 0).
 template <class Row>
 std::vector<Row> numbered(std::vector<Row> stages) {
