@@ -24,20 +24,15 @@ constexpr Addressing kSchemes[] = {Addressing::interleaved_divergent, Addressing
 
 bool power_of_two(unsigned value) { return value != 0 && (value & (value - 1)) == 0; }
 
-/// The name of the stage that runs @p scheme (its row in the table).
-const char* scheme_name(Addressing scheme) {
-  switch (scheme) {
-    case Addressing::interleaved_divergent:
-      return "interleaved-divergent";
-    case Addressing::interleaved_divergent_mask:
-      return "interleaved-divergent-mask";
-    case Addressing::interleaved_strided:
-      return "interleaved-strided";
-    case Addressing::sequential:
-      return "sequential";
-  }
-  return "?";
+/// The row of the table whose tree --analyze replays for @p scheme (its replayed_tree trait).
+const ReduceStage<std::uint32_t>& scheme_stage(Addressing scheme) {
+  for (const ReduceStage<std::uint32_t>& stage : reduce_stages<std::uint32_t>())
+    if (stage.traits.replayed_tree == scheme) return stage;
+  throw std::logic_error("no stage of the table replays this addressing scheme");
 }
+
+/// The name of the stage that runs @p scheme.
+const std::string& scheme_name(Addressing scheme) { return scheme_stage(scheme).name; }
 
 /// The line of the kernel that the scheme is, as the slides write it.
 const char* scheme_formula(Addressing scheme) {
@@ -54,16 +49,9 @@ const char* scheme_formula(Addressing scheme) {
   return "?";
 }
 
-/// The number of the table's stage named @p name (0 if there is none).
-int stage_number(const std::string& name) {
-  for (const ReduceStage<std::uint32_t>& stage : reduce_stages<std::uint32_t>())
-    if (stage.name == name) return stage.number;
-  return 0;
-}
-
 /// "kernel 2 (stage 3)", or "stage 2" for a scheme the slides do not have.
 std::string scheme_label(Addressing scheme) {
-  const std::string stage = "stage " + std::to_string(stage_number(scheme_name(scheme)));
+  const std::string stage = "stage " + std::to_string(scheme_stage(scheme).number);
   if (harris_kernel(scheme) == 0) return stage;
   return "kernel " + std::to_string(harris_kernel(scheme)) + " (" + stage + ")";
 }
@@ -280,7 +268,7 @@ std::string analysis_json(const ChapterInfo& chapter, unsigned block, unsigned t
       levels.push_back({{"step", number++}, {"stride", level.stride}, {"adds", adds}, {"values", level.values}});
     }
     schemes.push_back({{"kernel", harris_kernel(scheme)},
-                       {"stage", stage_number(scheme_name(scheme))},
+                       {"stage", scheme_stage(scheme).number},
                        {"name", scheme_name(scheme)},
                        {"formula", scheme_formula(scheme)},
                        {"avoidable_divergent_warps", analysis.avoidable_divergent_warps},
@@ -293,7 +281,7 @@ std::string analysis_json(const ChapterInfo& chapter, unsigned block, unsigned t
   }
   const Addressing mask = Addressing::interleaved_divergent_mask;
   json variants = json::array();
-  variants.push_back({{"stage", stage_number(scheme_name(mask))},
+  variants.push_back({{"stage", scheme_stage(mask).number},
                       {"name", scheme_name(mask)},
                       {"formula", scheme_formula(mask)},
                       {"same_work_as_kernel", 1},

@@ -13,7 +13,7 @@ namespace stepwise::reduction {
 
 template <class T>
 const std::vector<ReduceStage<T>>& reduce_stages() {
-  static const std::vector<ReduceStage<T>> table = numbered<ReduceLaunch<T>>({
+  static const std::vector<ReduceStage<T>> table = numbered<ReduceStage<T>>({
       interleaved_divergent<T>(),       // stages/01_interleaved_divergent.cu       Harris's kernel 1
       interleaved_divergent_mask<T>(),  // stages/02_interleaved_divergent_mask.cu  kernel 1 without `%`
       interleaved_strided<T>(),         // stages/03_interleaved_strided.cu         Harris's kernel 2
@@ -33,6 +33,10 @@ const std::vector<ReduceStage<T>>& reduce_stages() {
 
 template const std::vector<ReduceStage<std::uint32_t>>& reduce_stages<std::uint32_t>();
 template const std::vector<ReduceStage<float>>& reduce_stages<float>();
+
+bool changed_by(const StageInfo& stage, const std::string& option) {
+  return std::find(stage.options.begin(), stage.options.end(), option) != stage.options.end();
+}
 
 void require_block(const LaunchShape& shape) {
   const std::vector<int> blocks = Blocks::values();

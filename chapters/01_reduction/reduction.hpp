@@ -17,8 +17,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "addressing.hpp"
 #include "host/device_buffer.hpp"
 #include "host/dispatch.hpp"
 #include "host/stage.hpp"
@@ -35,9 +38,6 @@ using Blocks = IntList<64, 128, 256, 512, 1024>;
 inline constexpr int kMinThreadsPerSm = 512;
 /// The most resident threads per SM a grid-sized stage runs with: the hardware's limit.
 inline constexpr int kMaxThreadsPerSm = 2048;
-
-/// The stages whose threads per block `--block` sets: 1 to 10 (11 and 12 keep their tuned shape).
-inline constexpr int kLastBlockOptionStage = 10;
 
 /// Device workspace of the reductions of up to @p capacity elements: two ping-pong buffers
 /// of per-block partial sums, the last-block counter of the single-pass stage (zero between
@@ -73,9 +73,20 @@ std::size_t cub_sum_storage_bytes(std::size_t n);
 template <class T>
 using ReduceLaunch = void (*)(const T* in, T* out, std::size_t n, ReduceWorkspace<T>& workspace,
                               const LaunchShape& shape, cudaStream_t stream);
-/// A row of the chapter's table.
+/// What the chapter reads about a stage beyond StageInfo, set in the stage's own file.
+struct ReduceTraits {
+  /// The shared-memory tree this stage's kernel walks, when --analyze replays it (addressing.hpp):
+  /// set by the stage that introduces the scheme, so that the analysis names that stage.
+  std::optional<Addressing> replayed_tree;
+};
+
+/// A row of the chapter's table. Its `options` lists `--block` when --block sets its threads
+/// per block (with_block).
 template <class T>
-using ReduceStage = Stage<ReduceLaunch<T>>;
+using ReduceStage = Stage<ReduceLaunch<T>, ReduceTraits>;
+
+/// True when @p stage lists chapter option @p option among those that change it.
+bool changed_by(const StageInfo& stage, const std::string& option);
 
 /// The chapter's table: stages 1 to 12 in teaching order, then CUB.
 template <class T>

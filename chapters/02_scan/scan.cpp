@@ -16,7 +16,7 @@ const std::vector<ScanStage<Op>>& scan_stages() {
         single_pass<Op>(),      // stages/07_single_pass.cu
     };
     if constexpr (kHasCubRow<Op>) stages.push_back(library_cub_scan<Op>());  // stages/lib_cub_scan.cu
-    return numbered<ScanLaunch<Op>>(std::move(stages));
+    return numbered<ScanStage<Op>>(std::move(stages));
   }();
   return table;
 }

@@ -23,23 +23,15 @@
 #include <string>
 
 #include "device/block.cuh"
+#include "device/thread_ops.hpp"
+#include "device/tile.cuh"
 #include "host/check.hpp"
 #include "host/device.hpp"
 #include "host/launch.hpp"
 #include "scan.hpp"
-#include "device/thread_ops.hpp"
-#include "device/tile.cuh"
 #include "tree_layout.hpp"
 
 namespace stepwise::scan {
-
-/// The launchers of the fixed-shape stages (1-6) call this first: their kernels are
-/// compiled for one shape, which is their lesson.
-/// @throws std::invalid_argument unless @p shape is @p compiled.
-inline void require_shape(const LaunchShape& shape, const LaunchShape& compiled) {
-  if (shape != compiled)
-    throw std::invalid_argument("this stage is compiled for " + describe(compiled) + " only, not " + describe(shape));
-}
 
 // --------------------------------------------------------------------------------------
 // Stages 1-3: scan each block, scan the block totals recursively, add them back.

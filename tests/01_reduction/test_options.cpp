@@ -6,38 +6,37 @@
 #include <string>
 #include <vector>
 
-#include "options.hpp"
-#include "reduction.hpp"
+#include "chapter.hpp"
 
 using namespace stepwise;
 using namespace stepwise::reduction;
 
 namespace {
 
-/// Parses @p arguments with the chapter's table and options; the exit code parse() gave, or -1.
+/// Runs the chapter on @p arguments with --check-options: 0 when they would run, 2 when refused.
 int parse(const std::vector<std::string>& arguments) {
-  ChapterCli cli(ChapterInfo{"01", "reduction", "test", 1 << 20, 1, "serial"},
-                 describe(reduce_stages<std::uint32_t>()));
-  ChapterOptions options;
-  add_chapter_options(cli, options);
-  const std::optional<int> code = cli.parse(arguments);
-  return code ? *code : -1;
+  std::vector<std::string> words = {"chapter_01_reduction"};
+  words.insert(words.end(), arguments.begin(), arguments.end());
+  words.push_back("--check-options");
+  std::vector<char*> argv;
+  for (std::string& word : words) argv.push_back(word.data());
+  return run_chapter(static_cast<int>(argv.size()), argv.data(), chapter());
 }
 
 }  // namespace
 
 TEST_CASE("--block: refused when --stage selects none of stages 1-10, which it changes") {
-  CHECK(parse({"--block", "512"}) == -1);
-  CHECK(parse({"--block", "512", "--stage", "10"}) == -1);
-  CHECK(parse({"--block", "512", "--stage", "interleaved-divergent", "--stage", "12"}) == -1);
+  CHECK(parse({"--block", "512"}) == 0);
+  CHECK(parse({"--block", "512", "--stage", "10"}) == 0);
+  CHECK(parse({"--block", "512", "--stage", "interleaved-divergent", "--stage", "12"}) == 0);
   CHECK(parse({"--block", "512", "--stage", "11"}) == 2);
   CHECK(parse({"--block", "512", "--stage", "large-blocks", "--stage", "single-pass"}) == 2);
   CHECK(parse({"--block", "512", "--stage", "lib", "--stage", "cpu"}) == 2);
-  CHECK(parse({"--stage", "11"}) == -1);
+  CHECK(parse({"--stage", "11"}) == 0);
 }
 
 TEST_CASE("--analyze reads --format (and --block, --tree-block), and refuses every other common option") {
-  CHECK(parse({"--analyze", "--format", "json", "--block", "128", "--tree-block", "8"}) == -1);
+  CHECK(parse({"--analyze", "--format", "json", "--block", "128", "--tree-block", "8"}) == 0);
   for (const std::vector<std::string>& idle : std::vector<std::vector<std::string>>{{"--n", "1000"},
                                                                                     {"--seed", "1"},
                                                                                     {"--reps", "3"},
@@ -59,8 +58,8 @@ TEST_CASE("--analyze reads --format (and --block, --tree-block), and refuses eve
 }
 
 TEST_CASE("the host memory of a run: the input, and for int32 its uint32 copy") {
-  ChapterOptions options;
-  CHECK(host_bytes(options, 1000) == doctest::Approx(8000.0));
-  options.type = "float32";
-  CHECK(host_bytes(options, 1000) == doctest::Approx(4000.0));
+  Plan plan;
+  CHECK(host_bytes(plan, 1000) == doctest::Approx(8000.0));
+  plan.type = ElementType::float32;
+  CHECK(host_bytes(plan, 1000) == doctest::Approx(4000.0));
 }

@@ -3,39 +3,47 @@
 // multiple of 4, --analyze refuses what it does not read, and the host memory a run holds.
 #include <doctest/doctest.h>
 
-#include <optional>
+#include <algorithm>
 #include <string>
 #include <vector>
 
-#include "options.hpp"
-#include "scan.hpp"
+#include "chapter.hpp"
 
 using namespace stepwise;
 using namespace stepwise::scan;
 
 namespace {
 
-/// Parses @p arguments as main does (the tile included); the exit code, or -1 to go on.
+/// Runs the chapter on @p arguments with --check-options (the tile included): 0 when they would
+/// run, 2 when refused.
 int parse(const std::vector<std::string>& arguments) {
-  ChapterCli cli(ChapterInfo{"02", "scan", "test", 1 << 20, 0, "sequential"}, describe(scan_stages<WrappingAdd>()));
-  ChapterOptions options;
-  add_chapter_options(cli, options);
-  if (const std::optional<int> code = cli.parse(arguments)) return *code;
-  try {
-    if (!options.analyze) single_pass_tile(cli, options);
-  } catch (const UsageError&) {
-    return 2;
-  }
-  return -1;
+  std::vector<std::string> words = {"chapter_02_scan"};
+  words.insert(words.end(), arguments.begin(), arguments.end());
+  words.push_back("--check-options");
+  std::vector<char*> argv;
+  for (std::string& word : words) argv.push_back(word.data());
+  return run_chapter(static_cast<int>(argv.size()), argv.data(), chapter());
 }
 
 }  // namespace
 
-TEST_CASE("the stages the options name: 7 is the single pass, 4-6 reduce then scan") {
-  const std::vector<ScanStage<WrappingAdd>>& stages = scan_stages<WrappingAdd>();
-  CHECK(stages[kSinglePassStage - 1].name == "single-pass");
-  for (int number = kFirstReduceThenScanStage; number <= kLastReduceThenScanStage; ++number)
-    CHECK(stages[static_cast<std::size_t>(number - 1)].name.rfind("rts-", 0) == 0);
+TEST_CASE("the options that change a stage are those of the single pass and the reduce-then-scan stages") {
+  const auto lists = [](const StageInfo& stage, const std::string& option) {
+    return std::find(stage.options.begin(), stage.options.end(), option) != stage.options.end();
+  };
+  int tiled = 0, transposed = 0;
+  for (const ScanStage<WrappingAdd>& stage : scan_stages<WrappingAdd>()) {
+    CAPTURE(stage.name);
+    // --nt and --vt set the shape of the one stage that compiles several tiles, its sweep's.
+    CHECK(lists(stage, "--nt") == (stage.sweep.size() > 1));
+    for (const char* option : {"--vt", "--backoff-ns", "--first-poll-ns", "--ticket-first", "--vector-transpose"})
+      CHECK(lists(stage, option) == lists(stage, "--nt"));
+    tiled += lists(stage, "--nt") ? 1 : 0;
+    transposed += lists(stage, "--scalar-transpose") ? 1 : 0;
+    CHECK_FALSE((lists(stage, "--scalar-transpose") && lists(stage, "--nt")));
+  }
+  CHECK(tiled == 1);
+  CHECK(transposed == 3);
 }
 
 TEST_CASE("options that tune some stages only are refused when --stage leaves those out") {
@@ -48,7 +56,7 @@ TEST_CASE("options that tune some stages only are refused when --stage leaves th
                                              {"--vector-transpose", "--nt", "256", "--vt", "12"},
                                              {"--analyze", "--nt", "256", "--vt", "16", "--vt", "15"}}) {
     CAPTURE(fine);
-    CHECK(parse(fine) == -1);
+    CHECK(parse(fine) == 0);
   }
   for (const std::vector<std::string>& idle :
        std::vector<std::vector<std::string>>{{"--nt", "256", "--vt", "12", "--stage", "3"},
@@ -71,8 +79,8 @@ TEST_CASE("options that tune some stages only are refused when --stage leaves th
 }
 
 TEST_CASE("the host memory of a run: int32 12 bytes per element, float32 32") {
-  ChapterOptions options;
-  CHECK(host_bytes(options, 1000) == doctest::Approx(12000.0));
-  options.type = "float32";
-  CHECK(host_bytes(options, 1000) == doctest::Approx(32000.0));
+  Plan plan;
+  CHECK(host_bytes(plan, 1000) == doctest::Approx(12000.0));
+  plan.type = ElementType::float32;
+  CHECK(host_bytes(plan, 1000) == doctest::Approx(32000.0));
 }

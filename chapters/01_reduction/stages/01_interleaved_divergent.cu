@@ -50,6 +50,8 @@ ReduceStage<T> interleaved_divergent() {
   stage.lesson = "interleaved addressing, `tid % (2*s) == 0`: every warp diverges";
   stage.shape = {256};
   stage.sweep = block_sweep();
+  stage.options = {"--block"};                                     // its threads per block
+  stage.traits.replayed_tree = Addressing::interleaved_divergent;  // --analyze replays its tree
   stage.launch = launch<T>;
   return stage;
 }

@@ -51,6 +51,8 @@ ReduceStage<T> interleaved_divergent_mask() {
   stage.lesson = "stage 1 with `(tid & (2*s - 1)) == 0` for `%`: same divergence, no division";
   stage.shape = {256};
   stage.sweep = block_sweep();
+  stage.options = {"--block"};                                          // its threads per block
+  stage.traits.replayed_tree = Addressing::interleaved_divergent_mask;  // --analyze replays its tree
   stage.launch = launch<T>;
   return stage;
 }

@@ -49,6 +49,8 @@ ReduceStage<T> interleaved_strided() {
   stage.lesson = "index = 2*s*tid: whole warps idle or busy, but shared-memory bank conflicts";
   stage.shape = {256};
   stage.sweep = block_sweep();
+  stage.options = {"--block"};                                   // its threads per block
+  stage.traits.replayed_tree = Addressing::interleaved_strided;  // --analyze replays its tree
   stage.launch = launch<T>;
   return stage;
 }

@@ -45,6 +45,8 @@ ReduceStage<T> sequential() {
   stage.lesson = "sequential addressing sdata[tid + s]: conflict free; half the threads idle from step 1";
   stage.shape = {256};
   stage.sweep = block_sweep();
+  stage.options = {"--block"};                          // its threads per block
+  stage.traits.replayed_tree = Addressing::sequential;  // --analyze replays its tree
   stage.launch = launch<T>;
   return stage;
 }

@@ -44,6 +44,7 @@ ReduceStage<T> first_add() {
   stage.lesson = "add two elements during the global load: half the blocks, no idle first step";
   stage.shape = {256};
   stage.sweep = block_sweep();
+  stage.options = {"--block"};  // its threads per block
   stage.launch = launch<T>;
   return stage;
 }

@@ -47,6 +47,7 @@ ReduceStage<T> unroll_last_warp() {
   stage.lesson = "last six steps in one warp with __syncwarp: no __syncthreads, no loop";
   stage.shape = {256};
   stage.sweep = block_sweep();
+  stage.options = {"--block"};  // its threads per block
   stage.launch = launch<T>;
   return stage;
 }

@@ -43,6 +43,7 @@ ReduceStage<T> complete_unroll() {
   stage.lesson = "block size as a template parameter: the whole tree unrolled at compile time";
   stage.shape = {256};
   stage.sweep = block_sweep();
+  stage.options = {"--block"};  // its threads per block
   stage.launch = launch<T>;
   return stage;
 }

@@ -48,6 +48,7 @@ ReduceStage<T> multiple_per_thread() {
   stage.lesson = "a GPU-sized grid; each thread sums many elements before the tree";
   stage.shape = {256, 0, 8};
   stage.sweep = resident_sweep();
+  stage.options = {"--block"};  // its threads per block
   stage.launch = launch<T>;
   return stage;
 }

@@ -45,6 +45,7 @@ ReduceStage<T> warp_shuffle() {
   stage.lesson = "__shfl_down_sync inside warps: registers only, one barrier per block";
   stage.shape = {256, 0, 8};
   stage.sweep = resident_sweep();
+  stage.options = {"--block"};  // its threads per block
   stage.launch = launch<T>;
   return stage;
 }

@@ -18,6 +18,7 @@ ReduceStage<T> large_blocks() {
   stage.lesson = "stage 10's kernel at 1024 threads x 2 blocks per SM: a quarter of the blocks and partials";
   stage.shape = {1024, 0, 2};
   stage.sweep = resident_sweep();
+  stage.options = {};  // its tuned shape: --block leaves it
   return stage;
 }
 

@@ -39,6 +39,7 @@ ScanStage<Op> rts_vt8() {
   stage.name = "rts-vt8";
   stage.lesson = "reduce-then-scan, 128x8 register tiles: 3n traffic; transposes 2-way conflicted (8-way if 32-bit)";
   stage.shape = kShape;
+  stage.options = {"--scalar-transpose"};  // the width of its transposes' shared accesses
   stage.launch = launch<Op>;
   return stage;
 }

@@ -32,6 +32,7 @@ ScanStage<Op> rts_vt7() {
   stage.name = "rts-vt7";
   stage.lesson = "VT = 7, odd: every bank once per warp per step, conflict-free transposes";
   stage.shape = kShape;
+  stage.options = {"--scalar-transpose"};  // the width of its transposes' shared accesses
   stage.launch = launch<Op>;
   return stage;
 }

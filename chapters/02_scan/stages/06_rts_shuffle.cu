@@ -29,6 +29,7 @@ ScanStage<Op> rts_shuffle() {
   stage.name = "rts-shuffle";
   stage.lesson = "warp shuffles scan the per-thread totals: no shared-memory ladder, fewer barriers";
   stage.shape = kShape;
+  stage.options = {"--scalar-transpose"};  // the width of its transposes' shared accesses
   stage.launch = launch<Op>;
   return stage;
 }

@@ -18,9 +18,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "host/dispatch.hpp"
-#include "device/lookback.cuh"
 #include "algorithm/lookback.hpp"
+#include "device/lookback.cuh"
+#include "host/dispatch.hpp"
 #include "scan.cuh"
 #include "scan.hpp"
 
@@ -238,6 +238,8 @@ ScanStage<Op> single_pass() {
   stage.lesson = "decoupled look-back: one pass, 2n traffic, tiles chained through published prefixes";
   stage.shape = kShape;
   stage.sweep = compiled_sweep<Op>();
+  // its tile, its look-back, its transposes' shared accesses
+  stage.options = {"--nt", "--vt", "--backoff-ns", "--first-poll-ns", "--ticket-first", "--vector-transpose"};
   stage.launch = launch<Op>;
   return stage;
 }
