@@ -34,10 +34,6 @@ const std::vector<ReduceStage<T>>& reduce_stages() {
 template const std::vector<ReduceStage<std::uint32_t>>& reduce_stages<std::uint32_t>();
 template const std::vector<ReduceStage<float>>& reduce_stages<float>();
 
-bool changed_by(const StageInfo& stage, const std::string& option) {
-  return std::find(stage.options.begin(), stage.options.end(), option) != stage.options.end();
-}
-
 void require_block(const LaunchShape& shape) {
   const std::vector<int> blocks = Blocks::values();
   if (std::find(blocks.begin(), blocks.end(), shape.threads) == blocks.end())

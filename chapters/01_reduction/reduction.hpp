@@ -85,9 +85,6 @@ struct ReduceTraits {
 template <class T>
 using ReduceStage = Stage<ReduceLaunch<T>, ReduceTraits>;
 
-/// True when @p stage lists chapter option @p option among those that change it.
-bool changed_by(const StageInfo& stage, const std::string& option);
-
 /// The chapter's table: stages 1 to 12 in teaching order, then CUB.
 template <class T>
 const std::vector<ReduceStage<T>>& reduce_stages();
