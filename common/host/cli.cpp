@@ -367,6 +367,7 @@ std::optional<int> ChapterCli::parse(const std::vector<std::string>& arguments) 
 void ChapterCli::refresh() {
   chapter_ = chapter_source_();
   stages_ = stage_source_();
+  app_.description("chapter " + chapter_.id + " " + chapter_.name + ": " + chapter_.title);
   CLI::Option* n = app_.get_option("--n");
   if (n->count() == 0) {
     n_text_ = format_count(chapter_.default_n);
