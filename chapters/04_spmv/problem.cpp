@@ -90,8 +90,8 @@ void SpmvProblem<T>::run_cpu_reference() {
 }
 
 template <class T>
-void SpmvProblem<T>::launch(SpmvLaunch<T> launch, const LaunchShape& shape, cudaStream_t stream) {
-  launch(view_, x_device_.data(), y_.data(), workspace_, shape, stream);
+void SpmvProblem<T>::launch(const SpmvStage<T>& stage, const LaunchShape& shape, cudaStream_t stream) {
+  stage.launch(view_, x_device_.data(), y_.data(), workspace_, shape, stream);
 }
 
 std::vector<std::string> matrix_notes(const CsrMatrix& matrix, bool wide_values) {

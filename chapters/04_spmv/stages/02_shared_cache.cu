@@ -49,7 +49,7 @@ __global__ void __launch_bounds__(NT)
 }
 
 template <class T>
-void launch(const CsrView<T>& matrix, const T* x, T* y, Workspace&, const LaunchShape& shape, cudaStream_t stream) {
+void launch(const CsrView<T>& matrix, const T* x, T* y, SpmvScratch&, const LaunchShape& shape, cudaStream_t stream) {
   dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
     constexpr int kNT = decltype(threads)::value;
     if (matrix.rows == 0) return;

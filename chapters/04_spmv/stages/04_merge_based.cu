@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(NT)
 }
 
 template <class T>
-void launch(const CsrView<T>& matrix, const T* x, T* y, Workspace& workspace, const LaunchShape& shape,
+void launch(const CsrView<T>& matrix, const T* x, T* y, SpmvScratch& workspace, const LaunchShape& shape,
             cudaStream_t stream) {
   dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
     dispatch(shape.items, Values{}, "items per thread", [&](auto values) {
