@@ -41,7 +41,7 @@ std::string analysis(const Plan& plan, const CommonOptions& options) {
   require_host_bytes(host_bytes_needed(size, value_bytes(plan), true), input.source_text);
   const CsrMatrix& matrix = input.load(options.seed);
   if (options.format == Format::json) return analyze_json(matrix, AnalysisShapes{}, size.notes);
-  std::string text = analyze(matrix, AnalysisShapes{});
+  std::string text = analyze(matrix, AnalysisShapes{}, analyzed_stages(spmv_stages<float>()));
   for (const std::string& note : size.notes) text += "note: " + note + "\n";
   return text;
 }

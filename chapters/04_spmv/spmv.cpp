@@ -55,7 +55,37 @@ const std::vector<SpmvStage<T>>& spmv_stages() {
   return table;
 }
 
+template <class T>
+AnalyzedStages analyzed_stages(const std::vector<SpmvStage<T>>& table) {
+  AnalyzedStages stages;
+  for (const SpmvStage<T>& stage : table) {
+    const StageLabel label{stage.number, stage.name};
+    switch (stage.traits.model) {
+      case StageModel::scalar:
+        stages.scalar = label;
+        break;
+      case StageModel::shared_cache:
+        stages.shared_cache = label;
+        break;
+      case StageModel::vector:
+        stages.vector = label;
+        break;
+      case StageModel::merge:
+        stages.merge = label;
+        break;
+      case StageModel::tuned:
+        stages.tuned = label;
+        break;
+      case StageModel::none:
+        break;
+    }
+  }
+  return stages;
+}
+
 template const std::vector<SpmvStage<float>>& spmv_stages<float>();
 template const std::vector<SpmvStage<double>>& spmv_stages<double>();
+template AnalyzedStages analyzed_stages<float>(const std::vector<SpmvStage<float>>&);
+template AnalyzedStages analyzed_stages<double>(const std::vector<SpmvStage<double>>&);
 
 }  // namespace stepwise::spmv

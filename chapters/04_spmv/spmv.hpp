@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis.hpp"
 #include "host/device_buffer.hpp"
 #include "host/stage.hpp"
 
@@ -104,6 +105,8 @@ struct SpmvTraits {
   /// The row keeps its tile boundaries from one launch to the next (SpmvScratch::kept_partitions):
   /// searched once per matrix and tile size.
   bool keeps_partitions = false;
+  /// The section of the --analyze report that tells what the row makes of the matrix.
+  StageModel model = StageModel::none;
 };
 
 /// A row of the table.
@@ -135,6 +138,11 @@ SpmvStage<T> spmv_library_cusparse_alg1();
 /// cusparseSpMV with CUSPARSE_SPMV_CSR_ALG2, stages/lib_cusparse.cu.
 template <class T>
 SpmvStage<T> spmv_library_cusparse_alg2();
+
+/// The number and name of each stage of @p table that a section of the --analyze report (and
+/// the run's notes) describes, found by its model trait.
+template <class T>
+AnalyzedStages analyzed_stages(const std::vector<SpmvStage<T>>& table);
 
 /// cuSPARSE's state for @p matrix, @p x and @p y (device memory that outlives it): the handle,
 /// the descriptors, the buffers both algorithms ask for, and CSR_ALG2's preprocessing (done

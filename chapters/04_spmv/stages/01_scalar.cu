@@ -43,6 +43,7 @@ SpmvStage<T> spmv_scalar() {
   stage.lesson = "one thread per row: uncoalesced reads, and a warp waits for its longest row";
   stage.shape = {256};
   stage.sweep = shape_grid({128, 256, 512});
+  stage.traits.model = StageModel::scalar;
   stage.launch = launch<T>;
   return stage;
 }

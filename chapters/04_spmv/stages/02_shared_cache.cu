@@ -67,6 +67,7 @@ SpmvStage<T> spmv_shared_cache() {
   stage.lesson = "the block's slice of x in shared memory: helps banded matrices, not random columns";
   stage.shape = {256};
   stage.sweep = shape_grid(Threads::values());
+  stage.traits.model = StageModel::shared_cache;
   stage.launch = launch<T>;
   return stage;
 }

@@ -62,6 +62,7 @@ SpmvStage<T> spmv_vector() {
   stage.lesson = "L lanes per row (L from the mean row length): coalesced row reads, a shuffle-tree sum";
   stage.shape = {256, 0};
   stage.sweep = shape_grid({128, 256}, Lanes::values());
+  stage.traits.model = StageModel::vector;
   stage.launch = launch<T>;
   return stage;
 }

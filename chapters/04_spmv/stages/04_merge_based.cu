@@ -56,6 +56,7 @@ SpmvStage<T> spmv_merge_based() {
   stage.lesson = "Merge Path over row ends and nonzeros: every thread gets VT items whatever the row lengths";
   stage.shape = {128, 7};
   stage.sweep = merge_tile_shapes<T>(Threads::values(), Values::values());
+  stage.traits.model = StageModel::merge;
   stage.launch = launch<T>;
   return stage;
 }

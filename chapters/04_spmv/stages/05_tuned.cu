@@ -171,6 +171,7 @@ SpmvStage<T> spmv_tuned() {
   stage.shape = sizeof(T) == 8 ? LaunchShape{256, 7, 4} : LaunchShape{256, 5, 4};
   stage.sweep = shape_grid(Threads::values(), Values::values(), {4, 6, 8});
   stage.traits.keeps_partitions = true;
+  stage.traits.model = StageModel::tuned;
   stage.launch = launch<T>;
   return stage;
 }
