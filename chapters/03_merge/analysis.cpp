@@ -9,10 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "algorithm/load_balance.hpp"
-#include "merge.hpp"
 #include "algorithm/merge_path.hpp"
-#include "host/sizes.hpp"
 #include "algorithm/sorted_search.hpp"
+#include "host/sizes.hpp"
+#include "merge.hpp"
 
 namespace stepwise::merge {
 namespace {
@@ -96,13 +96,13 @@ std::vector<WorkRow> merge_work(const Sizes& sizes) {
   for (const MergeStage<K>& stage : merge_stages<K>()) {
     if (stage.kind != RowKind::kernel) continue;
     WorkRow row{std::to_string(stage.number), stage.name, describe(stage.shape)};
-    if (stage.name == "naive") {
+    if (stage.traits.work == Work::per_element_search) {
       row.global_searches = total;
       row.global_steps = std::max(search_steps(sizes.a), search_steps(sizes.b));
       row.note = "one search per element, " +
                  grouped(sizes.a * search_steps(sizes.b) + sizes.b * search_steps(sizes.a)) +
                  " dependent key reads (mostly cache hits)";
-    } else if (stage.name == "path-per-thread") {
+    } else if (stage.traits.work == Work::per_thread_path) {
       row.global_searches = (total + stage.shape.items - 1) / stage.shape.items;
       row.global_steps = search_steps(shorter);
       const int stride = stage.shape.items * static_cast<int>(sizeof(K));
@@ -110,8 +110,7 @@ std::vector<WorkRow> merge_work(const Sizes& sizes) {
                  std::to_string(stride) + " bytes apart), 4 when coalesced";
     } else {
       row = tiled_row(row, stage.shape, total, shorter);
-      row.note = stage.name == "two-level" ? std::to_string(sizeof(K)) + "-byte strided loads, block-wide transposes"
-                                           : std::string("16-byte loads and stores, warp-level store transpose");
+      row.note = stage.traits.note;
     }
     rows.push_back(row);
   }
@@ -124,14 +123,14 @@ std::vector<WorkRow> search_work(const Sizes& sizes) {
   for (const SearchStage<K>& stage : search_stages<K>()) {
     if (stage.kind != RowKind::kernel) continue;
     WorkRow row{std::to_string(stage.number), stage.name, describe(stage.shape)};
-    if (stage.name == "binary-search") {
+    if (stage.traits.work == Work::per_element_search) {
       row.global_searches = sizes.a;
       row.global_steps = search_steps(sizes.b);
       row.note = "reads only the haystack lines its searches touch, " + grouped(sizes.a * search_steps(sizes.b)) +
                  " dependent key reads";
     } else {
       row = tiled_row(row, stage.shape, sizes.a + sizes.b, std::min(sizes.a, sizes.b));
-      row.note = "reads every haystack key once";
+      row.note = stage.traits.note;
     }
     rows.push_back(row);
   }
@@ -143,13 +142,13 @@ std::vector<WorkRow> lbs_work(const Sizes& sizes) {
   for (const LbsStage& stage : lbs_stages()) {
     if (stage.kind != RowKind::kernel) continue;
     WorkRow row{std::to_string(stage.number), stage.name, describe(stage.shape)};
-    if (stage.name == "binary-search") {
+    if (stage.traits.work == Work::per_element_search) {
       row.global_searches = sizes.b;
       row.global_steps = search_steps(sizes.a);
       row.note = "one search per item, then offsets[object] for its rank";
     } else {
       row = tiled_row(row, stage.shape, sizes.a + sizes.b, std::min(sizes.a, sizes.b));
-      row.note = "the items are a counting sequence: only the offsets are loaded";
+      row.note = stage.traits.note;
     }
     rows.push_back(row);
   }
@@ -416,7 +415,10 @@ std::string merge_path_picture(const std::vector<int>& a, const std::vector<int>
 std::string naive_ranks(const std::vector<int>& a, const std::vector<int>& b) {
   const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
   std::ostringstream out;
-  out << "  stage 1 (naive) on the same arrays: A[i] goes to i + lower_bound(B, A[i]), B[j] to j + upper_bound(A, "
+  // The merge table's stage that searches per element (its number and name from the table).
+  for (const MergeStage<std::int32_t>& stage : merge_stages<std::int32_t>())
+    if (stage.traits.work == Work::per_element_search) out << "  stage " << stage.number << " (" << stage.name << ")";
+  out << " on the same arrays: A[i] goes to i + lower_bound(B, A[i]), B[j] to j + upper_bound(A, "
          "B[j]),\n  one binary search each ("
       << search_steps(static_cast<std::uint64_t>(nb)) << " and " << search_steps(static_cast<std::uint64_t>(na))
       << " steps at most): O(n log n) reads for an O(n) merge\n";

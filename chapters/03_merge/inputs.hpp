@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "merge.hpp"
 #include "host/verify.hpp"
+#include "merge.hpp"
 
 namespace stepwise::merge {
 

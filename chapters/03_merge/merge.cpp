@@ -5,7 +5,7 @@ namespace stepwise::merge {
 
 template <class K>
 const std::vector<MergeStage<K>>& merge_stages() {
-  static const std::vector<MergeStage<K>> table = numbered<MergeLaunch<K>>({
+  static const std::vector<MergeStage<K>> table = numbered<MergeStage<K>>({
       merge_naive<K>(),            // stages/merge/01_naive.cu
       merge_path_per_thread<K>(),  // stages/merge/02_path_per_thread.cu
       merge_two_level<K>(),        // stages/merge/03_two_level.cu
@@ -18,7 +18,7 @@ const std::vector<MergeStage<K>>& merge_stages() {
 
 template <class K>
 const std::vector<SearchStage<K>>& search_stages() {
-  static const std::vector<SearchStage<K>> table = numbered<SearchLaunch<K>>({
+  static const std::vector<SearchStage<K>> table = numbered<SearchStage<K>>({
       search_binary<K>(),          // stages/search/01_binary_search.cu
       search_merge_path<K>(),      // stages/search/02_merge_path.cu
       search_library_thrust<K>(),  // stages/search/lib_thrust_bound.cu
@@ -27,7 +27,7 @@ const std::vector<SearchStage<K>>& search_stages() {
 }
 
 const std::vector<LbsStage>& lbs_stages() {
-  static const std::vector<LbsStage> table = numbered<LbsLaunch>({
+  static const std::vector<LbsStage> table = numbered<LbsStage>({
       lbs_binary(),          // stages/lbs/01_binary_search.cu
       lbs_merge_path(),      // stages/lbs/02_merge_path.cu
       lbs_library_thrust(),  // stages/lbs/lib_thrust_lbs.cu

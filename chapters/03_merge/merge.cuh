@@ -15,14 +15,6 @@
 
 namespace stepwise::merge {
 
-/// The launchers of fixed-shape stages call this first: their kernels are compiled for one
-/// shape, which is their lesson.
-/// @throws std::invalid_argument unless @p shape is @p compiled.
-inline void require_shape(const LaunchShape& shape, const LaunchShape& compiled) {
-  if (shape != compiled)
-    throw std::invalid_argument("this stage is compiled for " + describe(compiled) + " only, not " + describe(shape));
-}
-
 /// Whether a merge row merges key-value pairs: when any values pointer is set. Then every
 /// non-empty array needs its values (an empty one may have none: an empty DeviceBuffer's data()
 /// is null).

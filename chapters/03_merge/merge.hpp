@@ -11,7 +11,8 @@
 ///
 /// Every row runs for any sizes (either array empty included), with 64-bit global offsets; a
 /// launcher only enqueues work. Scratch memory (the partition kernel's tile boundaries, the
-/// libraries' temporary storage) comes from a Workspace allocated before timing.
+/// libraries' temporary storage) comes from the byte Workspace (common/host/workspace.hpp)
+/// allocated before timing: the tiled rows carve their tile boundaries from its start.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -19,11 +20,12 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
-#include "host/device_buffer.hpp"
 #include "algorithm/merge_path.hpp"
 #include "host/stage.hpp"
+#include "host/workspace.hpp"
 
 namespace stepwise::merge {
 
@@ -38,23 +40,23 @@ inline constexpr int kMinTileItems = 128 * 7;
 /// the objects are at most this long.
 inline constexpr std::size_t kMaxIndexed = INT_MAX;
 
-/// The device scratch every row of a table runs in: the tile boundaries of the partition kernel,
-/// or a library's temporary storage. Allocated before timing; the rows run one at a time and
-/// share it.
-class Workspace {
- public:
-  /// @p bytes of device memory (none for 0).
-  explicit Workspace(std::size_t bytes = 0) : buffer_(bytes) {}
-  void* data() { return buffer_.data(); }
-  std::size_t bytes() const { return buffer_.size(); }
-  /// @throws std::invalid_argument when the workspace has fewer than @p bytes.
-  void require(std::size_t bytes) const;
-  /// Room for @p count tile boundaries (int64).
-  /// @throws std::invalid_argument when the workspace is too small for them.
-  std::int64_t* partitions(std::size_t count);
+/// How a stage finds where its outputs come from: what `--analyze` counts for it and what the
+/// tests expect of it. Set in the stage's own file.
+enum class Work {
+  library,             ///< a library row: the library's own plan, not counted
+  per_element_search,  ///< one binary search of the other array per output element (per needle, per item)
+  per_thread_path,     ///< one Merge Path search in global memory per thread, then a serial merge; no tiles
+  tiled,               ///< a partition kernel's search per tile boundary, then one per thread in shared memory
+};
 
- private:
-  DeviceBuffer<unsigned char> buffer_;
+/// The facts about a stage that the problems, --analyze and the tests read (every row of the
+/// three tables), set in the stage's own file: nothing outside it names a stage.
+struct MergeTraits {
+  Work work = Work::library;
+  /// Tiled stages: what else --analyze says about the stage's memory traffic.
+  std::string note;
+  /// The alignment in bytes the launcher requires of its arrays (16-byte loads), 0 for none.
+  int aligned_bytes = 0;
 };
 
 /// Bytes of tile boundaries the tiled stages need for @p total outputs (tiles of at least
@@ -73,7 +75,7 @@ using MergeLaunch = void (*)(const K* a_keys, const Value* a_values, const K* b_
                              Workspace& workspace, const LaunchShape& shape, cudaStream_t stream);
 /// A row of a merge table.
 template <class K>
-using MergeStage = Stage<MergeLaunch<K>>;
+using MergeStage = Stage<MergeLaunch<K>, MergeTraits>;
 
 /// The merge table: stages 1-4 in teaching order, then CUB and Thrust. int32 and int64.
 template <class K>
@@ -119,7 +121,7 @@ using SearchLaunch = void (*)(const K* needles, const K* haystack, std::int32_t*
                               cudaStream_t stream);
 /// A row of a search table.
 template <class K>
-using SearchStage = Stage<SearchLaunch<K>>;
+using SearchStage = Stage<SearchLaunch<K>, MergeTraits>;
 
 /// The search table: stages 1-2, then thrust::lower_bound / upper_bound. int32 and int64.
 template <class K>
@@ -146,7 +148,7 @@ using LbsLaunch = void (*)(const std::int32_t* offsets, std::int32_t* objects, s
                            std::size_t object_count, std::size_t item_count, Workspace& workspace,
                            const LaunchShape& shape, cudaStream_t stream);
 /// A row of the load-balancing table.
-using LbsStage = Stage<LbsLaunch>;
+using LbsStage = Stage<LbsLaunch, MergeTraits>;
 
 /// The load-balancing table: stages 1-2, then the Thrust composition.
 const std::vector<LbsStage>& lbs_stages();

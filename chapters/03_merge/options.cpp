@@ -3,23 +3,13 @@
 #include <initializer_list>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "host/sizes.hpp"
 
 namespace stepwise::merge {
 namespace {
-
-/// The value of option @p name in @p arguments (`--name X` or `--name=X`; the last one), or "".
-std::string value_of(const std::vector<std::string>& arguments, const std::string& name) {
-  std::string value;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    if (arguments[i] == name && i + 1 < arguments.size())
-      value = arguments[i + 1];
-    else if (arguments[i].rfind(name + "=", 0) == 0)
-      value = arguments[i].substr(name.size() + 1);
-  }
-  return value;
-}
 
 /// The default proportion |A| : |B|.
 Sizes ratio(ProblemKind problem) {
@@ -46,13 +36,6 @@ const char* to_string(ProblemKind problem) {
       break;
   }
   return "merge";
-}
-
-ProblemKind problem_in_arguments(const std::vector<std::string>& arguments) {
-  const std::string value = value_of(arguments, "--problem");
-  if (value == "search") return ProblemKind::search;
-  if (value == "lbs") return ProblemKind::lbs;
-  return ProblemKind::merge;
 }
 
 Sizes default_sizes(ProblemKind problem) {
@@ -199,84 +182,72 @@ double device_bytes_needed(const Plan& plan) {
   return 2.0 * element * (a + b) + partitions;  // A and B, the merge
 }
 
-void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
-  CLI::App& app = cli.app();
-  app.add_option("--problem", options.problem,
-                 "merge (two sorted arrays into one), search (sorted needles in a sorted haystack) or lbs "
-                 "(load-balancing search: CSR offsets to per-item object and rank)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"merge", "search", "lbs"}));
-  add_count_option(app, "--na", options.na,
-                   "|A|: merge: A's keys; search: needles; lbs: objects (--n is |A| + |B|, split 1:1, 1:4, 1:7 unless "
-                   "--na or --nb is given)");
-  add_count_option(app, "--nb", options.nb, "|B|: merge: B's keys; search: the haystack's keys; lbs: items");
-  CLI::Option* distribution =
-      app.add_option("--distribution", options.distribution,
-                     "Keys (lbs: object counts): uniform, duplicates, equal, disjoint (A below B) or interleaved")
-          ->capture_default_str()
-          ->check(CLI::IsMember(distribution_names()));
-  app.add_option("--type", options.type, "Key type: int32 or int64 (lbs: int32 only)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"int32", "int64"}));
-  cli.add_flag("--pairs", options.pairs, "Merge key-value pairs (int32 values; --problem merge only)");
-  CLI::Option* bound = app.add_option("--bound", options.bound,
-                                      "Sorted search: lower or upper bound of each needle (--problem search only)")
-                           ->capture_default_str()
-                           ->check(CLI::IsMember({"lower", "upper"}));
-  CLI::Option* analyze = cli.add_analyze_flag(
-      options.analyze,
-      "Print the Merge Path of a small example and the work of each stage at these sizes (--n, --na, --nb, "
-      "--type, --pairs), as text or (--format json) for tools/plot; needs no GPU",
-      {"--n", "--format"});
-  analyze->excludes(distribution)->excludes(bound);
-  // The combinations are checked while parsing, so that --check-options (the tour's) refuses them too.
-  cli.app().final_callback([&cli, &options] { check_chapter_options(cli, options); });
-}
-
 namespace {
 
-/// The plan for @p options at --n = @p n (given or the default; @p bound_given: --bound was on
-/// the command line).
-Plan plan_for(const ChapterOptions& options, const CountOption& n, bool bound_given) {
-  Plan plan;
-  plan.problem = problem_in_arguments({"--problem", options.problem});
-  plan.distribution = parse_distribution(options.distribution);
-  plan.wide_keys = options.type == "int64";
-  plan.pairs = options.pairs;
-  plan.bounds = options.bound == "upper" ? Bounds::upper : Bounds::lower;
-  plan.analyze = options.analyze;
-  if (plan.pairs && plan.problem != ProblemKind::merge)
-    throw UsageError("--pairs: only --problem merge has values (this is --problem " +
-                     std::string(to_string(plan.problem)) + ")");
-  if (bound_given && plan.problem != ProblemKind::search)
-    throw UsageError("--bound: only --problem search has bounds (this is --problem " +
-                     std::string(to_string(plan.problem)) + ")");
-  if (plan.wide_keys && plan.problem == ProblemKind::lbs)
-    throw UsageError("--type int64: --problem lbs has int32 offsets only");
-  plan.sizes = resolve_sizes(plan.problem, n, options.na, options.nb);
-  plan.size_options = size_options_text(n, options.na, options.nb, plan.sizes.a + plan.sizes.b);
-  return plan;
+/// Adds option @p name to @p app, one of @p choices by name, written into @p target as it is
+/// parsed (the help shows the choices and the name of @p target's value as the default).
+template <class T>
+CLI::Option* add_choice(CLI::App& app, const std::string& name, T& target,
+                        const std::vector<std::pair<std::string, T>>& choices, const std::string& help) {
+  std::vector<std::string> names;
+  std::string default_name;
+  for (const auto& [choice, value] : choices) {
+    names.push_back(choice);
+    if (value == target) default_name = choice;
+  }
+  return app
+      .add_option_function<std::string>(
+          name,
+          [&target, choices](const std::string& text) {
+            for (const auto& [choice, value] : choices)
+              if (choice == text) target = value;
+          },
+          help)
+      ->default_str(default_name)
+      ->check(CLI::IsMember(names));
 }
 
 }  // namespace
 
-void check_chapter_options(ChapterCli& cli, const ChapterOptions& options) {
-  CountOption n;
-  try {
-    n = typed_n(cli);
-  } catch (const std::invalid_argument&) {
-    return;  // the common options' check names a bad --n
-  }
-  if (n.value > kMaxTotal) return;  // and one above its limit
-  try {
-    plan_for(options, n, cli.option("--bound")->count() > 0);
-  } catch (const UsageError& error) {
-    throw CLI::ValidationError(error.what());
-  }
+void add_options(ChapterCli& cli, Plan& plan) {
+  CLI::App& app = cli.app();
+  add_choice<ProblemKind>(app, "--problem", plan.problem,
+                          {{"merge", ProblemKind::merge}, {"search", ProblemKind::search}, {"lbs", ProblemKind::lbs}},
+                          "merge (two sorted arrays into one), search (sorted needles in a sorted haystack) or lbs "
+                          "(load-balancing search: CSR offsets to per-item object and rank)");
+  add_count_option(app, "--na", plan.na,
+                   "|A|: merge: A's keys; search: needles; lbs: objects (--n is |A| + |B|, split 1:1, 1:4, 1:7 unless "
+                   "--na or --nb is given)");
+  add_count_option(app, "--nb", plan.nb, "|B|: merge: B's keys; search: the haystack's keys; lbs: items");
+  std::vector<std::pair<std::string, Distribution>> distributions;
+  for (const std::string& name : distribution_names()) distributions.emplace_back(name, parse_distribution(name));
+  add_choice(app, "--distribution", plan.distribution, distributions,
+             "Keys (lbs: object counts): uniform, duplicates, equal, disjoint (A below B) or interleaved")
+      ->excludes(cli.option("--analyze"));
+  add_choice<bool>(app, "--type", plan.wide_keys, {{"int32", false}, {"int64", true}},
+                   "Key type: int32 or int64 (lbs: int32 only)");
+  cli.add_flag("--pairs", plan.pairs, "Merge key-value pairs (int32 values; --problem merge only)");
+  add_choice<Bounds>(app, "--bound", plan.bounds, {{"lower", Bounds::lower}, {"upper", Bounds::upper}},
+                     "Sorted search: lower or upper bound of each needle (--problem search only)")
+      ->each([&plan](const std::string&) { plan.bound_given = true; })
+      ->excludes(cli.option("--analyze"));
+  // The common --n as typed, for the messages that name it (validate_plan sets its value).
+  cli.option("--n")->each([&plan](const std::string& text) { plan.n = {true, text, 0}; });
 }
 
-Plan make_plan(ChapterCli& cli, const ChapterOptions& options) {
-  return plan_for(options, typed_n(cli), cli.option("--bound")->count() > 0);
+void validate_plan(Plan& plan, const CommonOptions& options) {
+  if (!plan.n.given) plan.n.text = format_count(options.n);
+  plan.n.value = options.n;
+  if (plan.pairs && plan.problem != ProblemKind::merge)
+    throw UsageError("--pairs: only --problem merge has values (this is --problem " +
+                     std::string(to_string(plan.problem)) + ")");
+  if (plan.bound_given && plan.problem != ProblemKind::search)
+    throw UsageError("--bound: only --problem search has bounds (this is --problem " +
+                     std::string(to_string(plan.problem)) + ")");
+  if (plan.wide_keys && plan.problem == ProblemKind::lbs)
+    throw UsageError("--type int64: --problem lbs has int32 offsets only");
+  plan.sizes = resolve_sizes(plan.problem, plan.n, plan.na, plan.nb);
+  plan.size_options = size_options_text(plan.n, plan.na, plan.nb, plan.sizes.a + plan.sizes.b);
 }
 
 }  // namespace stepwise::merge

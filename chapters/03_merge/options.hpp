@@ -1,24 +1,24 @@
 /// @file options.hpp
 /// The chapter's command line: which problem, how large, which data. Host code only.
 ///
-/// `--problem merge|search|lbs` picks the table, so main reads it before the parser is built
-/// (problem_in_arguments). Sizes: `--na` and `--nb` are |A| and |B| (merge: the two arrays;
+/// `--problem merge|search|lbs` picks the table (the parser asks for it again once the command
+/// line is parsed). Sizes: `--na` and `--nb` are |A| and |B| (merge: the two arrays;
 /// search: needles and haystack; lbs: objects and items), and the common `--n` is always
 /// |A| + |B|: given alone it is split in the problem's default proportion (merge 1:1, search
 /// 1:4, lbs 1:7, at least one object); with one of --na/--nb the other is the rest; with both,
 /// --n may be left out (the report's n is then their sum) or must equal their sum. Each size is
-/// parsed once, by its option; the sizes of the run are derived from them after parsing.
+/// parsed once, by its option; the sizes of the run are derived from them after the common
+/// checks (validate_plan).
 #pragma once
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
+#include "algorithm/merge_path.hpp"
 #include "host/cli.hpp"
 #include "host/count_option.hpp"
-#include "inputs.hpp"
-#include "algorithm/merge_path.hpp"
 #include "host/types.hpp"
+#include "inputs.hpp"
 
 namespace stepwise::merge {
 
@@ -27,11 +27,6 @@ enum class ProblemKind { merge, search, lbs };
 
 /// `merge`, `search` or `lbs`.
 const char* to_string(ProblemKind problem);
-
-/// The problem the last `--problem` of @p arguments names (`--problem X` or `--problem=X`),
-/// merge when there is none. A value that names no problem also gives merge: the parser then
-/// refuses it with the usual one-line error.
-ProblemKind problem_in_arguments(const std::vector<std::string>& arguments);
 
 /// What --help, --list and the report's header say about the chapter when it runs @p problem.
 /// default_n is |A| + |B| of the problem's default sizes.
@@ -65,15 +60,19 @@ Sizes resolve_sizes(ProblemKind problem, const CountOption& n, const CountOption
 /// |B| = 2^28)`: what memory refusals name.
 std::string size_options_text(const CountOption& n, const CountOption& a, const CountOption& b, std::uint64_t total);
 
-/// Everything a run of the chapter needs beyond the common options.
+/// Everything a run of the chapter needs beyond the common options: the options write into it
+/// while parsing (add_options), validate_plan completes the sizes.
 struct Plan {
   ProblemKind problem = ProblemKind::merge;
-  Sizes sizes;
+  CountOption n;   ///< the common --n as typed (`given`, `text`); its value is set by validate_plan
+  CountOption na;  ///< --na as typed
+  CountOption nb;  ///< --nb as typed
   Distribution distribution = Distribution::uniform;
   bool wide_keys = false;  ///< --type int64
   bool pairs = false;      ///< --pairs
   Bounds bounds = Bounds::lower;
-  bool analyze = false;
+  bool bound_given = false;  ///< --bound was on the command line
+  Sizes sizes;               ///< |A| and |B|, from --n, --na and --nb (validate_plan)
   std::string size_options;  ///< size_options_text: what a refusal of these sizes names
 };
 
@@ -85,33 +84,15 @@ double host_bytes_needed(const Plan& plan);
 /// merge asks for a few bytes a tile; the reserve of Session::require_device_bytes covers it).
 double device_bytes_needed(const Plan& plan);
 
-/// The chapter's own options, registered on a ChapterCli by add_chapter_options and read back
-/// by make_plan.
-struct ChapterOptions {
-  std::string problem = "merge";
-  CountOption na;
-  CountOption nb;
-  std::string distribution = "uniform";
-  std::string type = "int32";
-  bool pairs = false;
-  std::string bound = "lower";
-  bool analyze = false;
-};
+/// Adds --problem, --na, --nb, --distribution, --type, --pairs and --bound to @p cli, each
+/// written into @p plan, and records the common --n as typed into plan.n. --analyze reads the
+/// sizes, --type and --pairs: --distribution and --bound are refused beside it.
+void add_options(ChapterCli& cli, Plan& plan);
 
-/// Adds --problem, --na, --nb, --distribution, --type, --pairs, --bound and --analyze to @p cli,
-/// writing into @p options, and check_chapter_options as the parser's final callback (@p cli and
-/// @p options must outlive the parse). --analyze reads the sizes, --type and --pairs: every other
-/// option beside it is refused.
-void add_chapter_options(ChapterCli& cli, ChapterOptions& options);
-
-/// Checks the combinations make_plan refuses, at parse time (add_chapter_options registers it as
-/// the parser's final callback, so that --check-options refuses them too).
-/// @throws CLI::ValidationError with make_plan's message.
-void check_chapter_options(ChapterCli& cli, const ChapterOptions& options);
-
-/// The plan of a parsed command line.
+/// The checks no single option makes, after the common ones (so --check-options makes them too),
+/// and the sizes of the run from --n (@p options.n: given or the problem's default), --na and --nb.
 /// @throws UsageError for an option that does nothing for the problem (--pairs without merge,
 ///   --bound without search, --type int64 with lbs), and for sizes resolve_sizes refuses.
-Plan make_plan(ChapterCli& cli, const ChapterOptions& options);
+void validate_plan(Plan& plan, const CommonOptions& options);
 
 }  // namespace stepwise::merge

@@ -4,12 +4,12 @@
 #include <string>
 #include <type_traits>
 
-#include "host/device_buffer.hpp"
-#include "inputs.hpp"
 #include "algorithm/load_balance.hpp"
-#include "merge.hpp"
-#include "host/sizes.hpp"
 #include "algorithm/sorted_search.hpp"
+#include "host/device_buffer.hpp"
+#include "host/sizes.hpp"
+#include "inputs.hpp"
+#include "merge.hpp"
 
 namespace stepwise::merge {
 namespace {
@@ -61,10 +61,10 @@ class MergeProblem final : public Problem {
     merge_reference(input_.a, a_values_, input_.b, b_values_, scratch_keys_, scratch_values_);
   }
   /// Runs one row of the table on this problem's buffers.
-  void launch(MergeLaunch<K> launch, const LaunchShape& shape, cudaStream_t stream) {
-    launch(a_keys_device_.data(), pairs_ ? a_values_device_.data() : nullptr, b_keys_device_.data(),
-           pairs_ ? b_values_device_.data() : nullptr, out_keys_.data(), pairs_ ? out_values_.data() : nullptr,
-           input_.a.size(), input_.b.size(), workspace_, shape, stream);
+  void launch(const MergeStage<K>& stage, const LaunchShape& shape, cudaStream_t stream) {
+    stage.launch(a_keys_device_.data(), pairs_ ? a_values_device_.data() : nullptr, b_keys_device_.data(),
+                 pairs_ ? b_values_device_.data() : nullptr, out_keys_.data(), pairs_ ? out_values_.data() : nullptr,
+                 input_.a.size(), input_.b.size(), workspace_, shape, stream);
   }
 
  private:
@@ -105,9 +105,9 @@ class SearchProblem final : public Problem {
   Check check_output() override { return compare_exact(out_.download(), want_); }
   void run_cpu_reference() override { search_into(scratch_); }
   /// Runs one row of the table on this problem's buffers.
-  void launch(SearchLaunch<K> launch, const LaunchShape& shape, cudaStream_t stream) {
-    launch(needles_.data(), haystack_.data(), out_.data(), input_.a.size(), input_.b.size(), bounds_, workspace_, shape,
-           stream);
+  void launch(const SearchStage<K>& stage, const LaunchShape& shape, cudaStream_t stream) {
+    stage.launch(needles_.data(), haystack_.data(), out_.data(), input_.a.size(), input_.b.size(), bounds_, workspace_,
+                 shape, stream);
   }
 
  private:
@@ -164,8 +164,9 @@ class LbsProblem final : public Problem {
     load_balance_search(offsets_.data(), offsets_.size(), items_, scratch_objects_.data(), scratch_ranks_.data());
   }
   /// Runs one row of the table on this problem's buffers.
-  void launch(LbsLaunch launch, const LaunchShape& shape, cudaStream_t stream) {
-    launch(offsets_device_.data(), objects_.data(), ranks_.data(), offsets_.size(), items_, workspace_, shape, stream);
+  void launch(const LbsStage& stage, const LaunchShape& shape, cudaStream_t stream) {
+    stage.launch(offsets_device_.data(), objects_.data(), ranks_.data(), offsets_.size(), items_, workspace_, shape,
+                 stream);
   }
 
  private:
@@ -195,10 +196,7 @@ template <class K>
 int run_merge(Session& session, const Plan& plan) {
   MergeProblem<K> problem(plan.sizes, plan.distribution, plan.pairs, session.options().seed);
   if (plan.pairs) session.note("--pairs: the cub row calls MergePairs, the thrust row merge_by_key");
-  return session.run(merge_stages<K>(), problem,
-                     [&](MergeLaunch<K> launch, const LaunchShape& shape, cudaStream_t stream) {
-                       problem.launch(launch, shape, stream);
-                     });
+  return session.run(merge_stages<K>(), problem);
 }
 
 template <class K>
@@ -206,17 +204,12 @@ int run_search(Session& session, const Plan& plan) {
   SearchProblem<K> problem(plan.sizes, plan.distribution, plan.bounds, session.options().seed);
   if (plan.bounds == Bounds::upper)
     session.note("--bound upper: the thrust::lower_bound row calls thrust::upper_bound");
-  return session.run(search_stages<K>(), problem,
-                     [&](SearchLaunch<K> launch, const LaunchShape& shape, cudaStream_t stream) {
-                       problem.launch(launch, shape, stream);
-                     });
+  return session.run(search_stages<K>(), problem);
 }
 
 int run_lbs(Session& session, const Plan& plan) {
   LbsProblem problem(plan.sizes, plan.distribution, session.options().seed);
-  return session.run(lbs_stages(), problem, [&](LbsLaunch launch, const LaunchShape& shape, cudaStream_t stream) {
-    problem.launch(launch, shape, stream);
-  });
+  return session.run(lbs_stages(), problem);
 }
 
 }  // namespace

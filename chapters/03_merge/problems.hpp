@@ -14,8 +14,8 @@ namespace stepwise::merge {
 /// same rows).
 std::vector<StageInfo> stage_infos(ProblemKind problem);
 
-/// Builds the plan's problem on the device and runs its table through @p session (main has
-/// checked host_bytes_needed and device_bytes_needed first).
+/// Builds the plan's problem on the device and runs its table through @p session (the spec has
+/// checked host_bytes_needed, the run device_bytes_needed, first).
 /// @return the exit code: kExitOk, or kExitFailed when a check failed.
 int run_plan(Session& session, const Plan& plan);
 

@@ -1,7 +1,5 @@
 // The workspace of chapter 03: one device buffer that every row's scratch fits in.
 #include <algorithm>
-#include <stdexcept>
-#include <string>
 
 #include "merge.hpp"
 
@@ -12,17 +10,6 @@ namespace {
 constexpr std::size_t kLibrarySlack = 4096;
 
 }  // namespace
-
-void Workspace::require(std::size_t bytes) const {
-  if (bytes > buffer_.size())
-    throw std::invalid_argument("the workspace holds " + std::to_string(buffer_.size()) + " bytes, the stage needs " +
-                                std::to_string(bytes));
-}
-
-std::int64_t* Workspace::partitions(std::size_t count) {
-  require(count * sizeof(std::int64_t));
-  return static_cast<std::int64_t*>(data());
-}
 
 std::size_t partition_workspace_bytes(std::size_t total) { return (total / kMinTileItems + 2) * sizeof(std::int64_t); }
 

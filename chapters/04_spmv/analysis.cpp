@@ -90,12 +90,13 @@ std::string matrix_section(const CsrMatrix& matrix, const RowLengths& lengths) {
   return out.str();
 }
 
-/// Stage 1: a thread per row, and what its warps wait for.
-std::string scalar_section(const CsrMatrix& matrix, const RowLengths& lengths, const WarpWork& work, int threads) {
+/// The scalar stage: a thread per row, and what its warps wait for.
+std::string scalar_section(const CsrMatrix& matrix, const RowLengths& lengths, const WarpWork& work, int threads,
+                           const StageLabel& stage) {
   std::ostringstream out;
   const std::int64_t blocks = (matrix.rows + threads - 1) / threads;
-  out << "Stage 1, scalar: one thread per row, warps of 32 consecutive rows (" << threads << " threads per block, "
-      << grouped(blocks) << (blocks == 1 ? " block)\n" : " blocks)\n")
+  out << "Stage " << stage.number << ", " << stage.name << ": one thread per row, warps of 32 consecutive rows ("
+      << threads << " threads per block, " << grouped(blocks) << (blocks == 1 ? " block)\n" : " blocks)\n")
       << "  a warp runs as many steps as its longest row, its other lanes idle meanwhile\n"
       << "  warps: " << grouped(work.warps) << "; steps per warp: mean " << format_fixed(work.mean_warp_steps, 2)
       << ", slowest " << work.max_warp_steps;
@@ -109,23 +110,23 @@ std::string scalar_section(const CsrMatrix& matrix, const RowLengths& lengths, c
   return out.str();
 }
 
-/// Stage 2: how many of the nonzeros find x in their block's slice.
-std::string shared_cache_section(double share, int threads) {
+/// The shared-cache stage: how many of the nonzeros find x in their block's slice.
+std::string shared_cache_section(double share, int threads, const StageLabel& stage) {
   std::ostringstream out;
-  out << "Stage 2, shared-cache: block b copies x[b*" << threads << ", (b+1)*" << threads
+  out << "Stage " << stage.number << ", " << stage.name << ": block b copies x[b*" << threads << ", (b+1)*" << threads
       << ") into shared memory (the slice on its rows' diagonal)\n"
       << "  nonzeros whose column lies in their block's slice: " << percent(share)
       << " (the others read x from global memory)\n";
   return out.str();
 }
 
-/// Stage 3: L lanes per row, idle inside the groups and across the warp, and a warp per row.
+/// The vector stage: L lanes per row, idle inside the groups and across the warp, and a warp per row.
 std::string vector_section(const RowLengths& lengths, const WarpWork& work, const WarpWork& whole_warp,
-                           bool lanes_from_mean) {
+                           bool lanes_from_mean, const StageLabel& stage) {
   std::ostringstream out;
   const int lanes = work.lanes_per_row;
   const int rows_per_warp = kWarpSize / lanes;
-  out << "Stage 3, vector: " << lanes << " lanes per row ("
+  out << "Stage " << stage.number << ", " << stage.name << ": " << lanes << " lanes per row ("
       << (lanes_from_mean ? "from the mean row length " + format_fixed(lengths.mean, 2) : std::string("as asked"))
       << "), " << rows_per_warp << (rows_per_warp == 1 ? " row" : " rows") << " per warp\n"
       << "  a row's group takes ceil(len / " << lanes
@@ -140,14 +141,14 @@ std::string vector_section(const RowLengths& lengths, const WarpWork& work, cons
   return out.str();
 }
 
-/// Stage 4 (and stage 5's merge, on its own tile size): the merge cut into equal shares, what each thread gets, the
-/// rows it splits.
-std::string balanced_section(const CsrMatrix& matrix, const BalancedWork& work) {
+/// The merge-based stage (and the tuned stage's merge, on its own tile size): the merge cut into equal shares,
+/// what each thread gets, the rows it splits.
+std::string balanced_section(const CsrMatrix& matrix, const BalancedWork& work, const AnalyzedStages& stages) {
   std::ostringstream out;
   const int vt = work.items_per_thread;
-  out << "Stage 4, merge-based (stage 5's merge alike, on tiles of its own size): tiles of " << work.threads_per_tile
-      << " x " << vt << " = " << work.threads_per_tile * vt << " merge items (row ends and nonzeros), " << vt
-      << " per thread\n"
+  out << "Stage " << stages.merge.number << ", " << stages.merge.name << " (stage " << stages.tuned.number
+      << "'s merge alike, on tiles of its own size): tiles of " << work.threads_per_tile << " x " << vt << " = "
+      << work.threads_per_tile * vt << " merge items (row ends and nonzeros), " << vt << " per thread\n"
       << "  " << grouped(work.merge_items) << " merge items (" << grouped(matrix.rows) << " rows + "
       << grouped(static_cast<std::int64_t>(matrix.nnz())) << " nonzeros): " << grouped(work.threads) << " threads, "
       << grouped(work.tiles) << (work.tiles == 1 ? " tile\n" : " tiles\n") << "  nonzeros per thread: min "
@@ -480,7 +481,7 @@ MergeWalk merge_walk(const CsrMatrix& matrix, int threads_per_tile, int items_pe
   return walk;
 }
 
-std::string analyze(const CsrMatrix& matrix, const AnalysisShapes& shapes) {
+std::string analyze(const CsrMatrix& matrix, const AnalysisShapes& shapes, const AnalyzedStages& stages) {
   check_shapes(shapes);
   const RowLengths lengths = row_lengths(matrix);
   std::string text = "chapter 04 spmv --analyze: " + matrix.description + "\n\n" + matrix_section(matrix, lengths);
@@ -490,22 +491,23 @@ std::string analyze(const CsrMatrix& matrix, const AnalysisShapes& shapes) {
   const WarpWork vector = warp_work(matrix, lanes);
   const WarpWork whole_warp = lanes == kWarpSize ? vector : warp_work(matrix, kWarpSize);
   const BalancedWork balanced = balanced_work(matrix, shapes.balanced_threads, shapes.balanced_items);
-  text += "\n" + scalar_section(matrix, lengths, scalar, shapes.scalar_threads) + "\n" +
-          shared_cache_section(slice_share(matrix, shapes.scalar_threads), shapes.scalar_threads) + "\n" +
-          vector_section(lengths, vector, whole_warp, shapes.vector_lanes == 0) + "\n" +
-          balanced_section(matrix, balanced);
+  text += "\n" + scalar_section(matrix, lengths, scalar, shapes.scalar_threads, stages.scalar) + "\n" +
+          shared_cache_section(slice_share(matrix, shapes.scalar_threads), shapes.scalar_threads, stages.shared_cache) +
+          "\n" + vector_section(lengths, vector, whole_warp, shapes.vector_lanes == 0, stages.vector) + "\n" +
+          balanced_section(matrix, balanced, stages);
   std::ostringstream summary;
   const auto summary_line = [&](const std::string& stage, double ratio) {
     summary << "  " << std::left << std::setw(26) << stage << std::right << format_fixed(ratio, 2) << "x\n";
   };
   summary << "\nBusiest thread over the average thread, the imbalance each stage leaves:\n";
-  summary_line("stage 1 scalar", scalar.busiest_over_average);
-  summary_line("stage 3 vector (" + std::to_string(lanes) + " lanes)", vector.busiest_over_average);
-  summary_line("stage 4 merge-based", 1.0);
+  const auto named = [](const StageLabel& stage) { return "stage " + std::to_string(stage.number) + " " + stage.name; };
+  summary_line(named(stages.scalar), scalar.busiest_over_average);
+  summary_line(named(stages.vector) + " (" + std::to_string(lanes) + " lanes)", vector.busiest_over_average);
+  summary_line(named(stages.merge), 1.0);
   const bool regular = rows_are_regular(lengths.max, lengths.mean);
   const double near = near_diagonal_share(matrix);
   const bool banded = columns_are_banded(near);
-  summary << "\nStage 5, tuned, on this matrix: the rows are "
+  summary << "\nStage " << stages.tuned.number << ", " << stages.tuned.name << ", on this matrix: the rows are "
           << (regular ? "regular (the longest, " + std::to_string(lengths.max) + ", is at most 2 x the mean + 32)"
                       : "irregular (the longest, " + std::to_string(lengths.max) + ", is above 2 x the mean + 32)")
           << "; " << format_fixed(100.0 * near, 1) << " % of the nonzeros lie within " << grouped(kBandColumns)

@@ -17,6 +17,29 @@
 
 namespace stepwise::spmv {
 
+/// Which section of the --analyze report tells what a stage makes of the matrix (a stage's trait,
+/// set in its own file).
+enum class StageModel {
+  none,          ///< no section: a library row
+  scalar,        ///< a thread per row (warp_work with 1 lane)
+  shared_cache,  ///< a thread per row with its block's slice of x in shared memory (slice_share)
+  vector,        ///< a group of lanes per row (warp_work)
+  merge,         ///< the merge of row ends and nonzeros cut into equal shares (balanced_work)
+  tuned,         ///< picks its kernel by the matrix (rows_are_regular, columns_are_banded)
+};
+
+/// How the report names a stage: its number and name in the table.
+struct StageLabel {
+  int number = 0;
+  std::string name;
+};
+
+/// The stages the text report's sections describe, one per model, as the table numbers and names
+/// them (spmv.hpp's analyzed_stages reads them from the table's traits).
+struct AnalyzedStages {
+  StageLabel scalar, shared_cache, vector, merge, tuned;
+};
+
 /// The shapes --analyze assumes for each stage: the table's defaults unless told otherwise.
 struct AnalysisShapes {
   int scalar_threads = 256;    ///< stages 1 and 2: threads per block (warps of 32 consecutive rows)
@@ -194,10 +217,10 @@ struct MergeWalk {
 MergeWalk merge_walk(const CsrMatrix& matrix, int threads_per_tile, int items_per_thread);
 
 /// The whole --analyze report of @p matrix with the stages at @p shapes: plain text, a few
-/// sections, ending with a newline.
+/// sections (each headed by the number and name @p stages gives its stage), ending with a newline.
 /// @throws std::invalid_argument for a shape no stage runs (lanes not 0 or a power of two in
 ///   2 .. 32, threads not a positive multiple of 32, items below 1).
-std::string analyze(const CsrMatrix& matrix, const AnalysisShapes& shapes);
+std::string analyze(const CsrMatrix& matrix, const AnalysisShapes& shapes, const AnalyzedStages& stages);
 
 /// The same report as one JSON document for tools/plot (`--analyze --format json`):
 /// `{"analysis": "spmv-merge", "matrix": ..., "row_lengths": ..., "stages": ..., "merge_walk": ...,

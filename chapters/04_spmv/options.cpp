@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-#include "host/count_option.hpp"
 #include "host/sizes.hpp"
 
 namespace stepwise::spmv {
@@ -19,58 +18,63 @@ ChapterInfo chapter_info() {
   return info;
 }
 
-void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
+const CsrMatrix& MatrixInput::load(std::uint64_t seed) {
+  if (!matrix) {
+    try {
+      matrix = source->load(seed);
+    } catch (const MatrixError& error) {
+      throw UsageError("--matrix: " + std::string(error.what()));
+    }
+  }
+  return *matrix;
+}
+
+void add_options(ChapterCli& cli, Plan& plan) {
   std::string generators;
   for (const std::string& synopsis : generator_synopses()) generators += "\n  " + synopsis;
   CLI::Option* matrix = cli.app()
-                            .add_option("--matrix", options.matrix,
+                            .add_option("--matrix", plan.matrix,
                                         "The matrix: a Matrix Market file (.mtx, coordinate real/integer/pattern, "
                                         "general or (skew-)symmetric) or a generator, seeded by --seed:" +
                                             generators)
-                            ->capture_default_str();
-  CLI::Option* type = cli.app()
-                          .add_option("--type", options.type, "Element type of the matrix, x and y")
-                          ->check(CLI::IsMember({"float32", "float64"}))
-                          ->capture_default_str();
+                            ->capture_default_str()
+                            ->each([&plan](const std::string&) { plan.matrix_given = true; });
+  cli.app()
+      .add_option_function<std::string>(
+          "--type", [&plan](const std::string& type) { plan.wide_values = type == "float64"; },
+          "Element type of the matrix, x and y")
+      ->check(CLI::IsMember({"float32", "float64"}))
+      ->default_str("float32")
+      ->excludes(cli.option("--analyze"));
   cli.option("--n")
       ->description(
           "Nonzeros, for size sweeps: the default matrix's kind at about N nonzeros, the 27-point stencil on an X x X "
           "x 2X grid with X such that its (3X-2)^2 (6X-2) nonzeros are nearest N (the default, 111777784, is "
           "stencil27:128x128x256); excludes --matrix")
-      ->excludes(matrix);
-  cli.add_analyze_flag(options.analyze,
-                       "Print the matrix's row-length statistics and what each stage makes of them (idle lanes, work "
-                       "per thread, the merge item by item for a small matrix), as a table or (--format json) for "
-                       "tools/plot; needs no GPU",
-                       {"--n", "--seed", "--format"})
-      ->excludes(type);
-  cli.app().final_callback([&cli, &options] {
-    std::string spec = options.matrix;
-    options.source_text =
-        (cli.option("--matrix")->count() > 0 ? "--matrix " : "the default matrix, --matrix ") + options.matrix;
-    const bool scaled = cli.option("--n")->count() > 0;
-    if (scaled) {
-      CountOption n;
-      try {
-        n = typed_n(cli);
-      } catch (const std::invalid_argument&) {
-        return;  // the common options' check names a bad --n
-      }
-      options.source_text = typed("--n", n);
-      try {
-        spec = scaled_default_matrix(n.value);
-      } catch (const MatrixError& error) {
-        throw CLI::ValidationError(options.source_text + ": " + error.what());
-      }
-    }
-    try {
-      options.source.emplace(spec);
-    } catch (const MatrixError& error) {
-      throw CLI::ValidationError((scaled ? options.source_text + ": " : "--matrix: ") + std::string(error.what()));
-    }
-  });
+      ->excludes(matrix)
+      ->each([&plan](const std::string& text) {
+        plan.n_given = true;
+        plan.n_text = text;
+      });
 }
 
-bool wide_values(const ChapterOptions& options) { return options.type == "float64"; }
+void validate_plan(Plan& plan, const CommonOptions& options) {
+  MatrixInput& input = *plan.input;
+  std::string spec = plan.matrix;
+  input.source_text = (plan.matrix_given ? "--matrix " : "the default matrix, --matrix ") + plan.matrix;
+  if (plan.n_given) {
+    input.source_text = "--n " + plan.n_text;
+    try {
+      spec = scaled_default_matrix(options.n);
+    } catch (const MatrixError& error) {
+      throw UsageError(input.source_text + ": " + error.what());
+    }
+  }
+  try {
+    input.source.emplace(spec);
+  } catch (const MatrixError& error) {
+    throw UsageError((plan.n_given ? input.source_text + ": " : "--matrix: ") + std::string(error.what()));
+  }
+}
 
 }  // namespace stepwise::spmv

@@ -7,12 +7,15 @@
 /// nonzeros (scaled_default_matrix), for size sweeps; it excludes --matrix.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "host/cli.hpp"
-#include "matrix.hpp"
 #include "host/types.hpp"
+#include "matrix.hpp"
 
 namespace stepwise::spmv {
 
@@ -24,28 +27,41 @@ ChapterInfo chapter_info();
 /// (4Mi rows, 111,777,784 nonzeros).
 inline constexpr const char* kDefaultMatrix = "stencil27:128x128x256";
 
-/// The chapter's own options, registered on a ChapterCli by add_chapter_options, and the matrix
-/// they name, opened while parsing.
-struct ChapterOptions {
-  std::string matrix = kDefaultMatrix;
-  std::string type = "float32";
-  bool analyze = false;
-  /// The matrix of --matrix, or of --n (scaled_default_matrix): opened by the parser's final
-  /// callback, so that a bad spec, a missing file or a bad header is refused while parsing
-  /// (--check-options included) and nothing is built yet.
-  std::optional<MatrixSource> source;
+/// The matrix of a run, as the hooks of the spec build it one step after another: opened by
+/// validate_plan (a bad spec, a missing file or a bad header is refused while parsing, nothing is
+/// built yet), a file's entries read before the GPU is opened (read_file_before_gpu), a
+/// generator's matrix built once the GPU is open. Shared by the copies of a plan.
+struct MatrixInput {
+  std::optional<MatrixSource> source;  ///< the matrix of --matrix, or of --n (scaled_default_matrix)
   /// What the user typed for the matrix (`--matrix FILE`, `--n 2^20`), or `the default matrix,
   /// --matrix stencil27:128x128x256`: what a refusal of the matrix names.
   std::string source_text;
+  std::optional<CsrMatrix> matrix;  ///< the matrix, once built (load)
+
+  /// The matrix, built from the source the first time (a bad file is bad input: UsageError).
+  const CsrMatrix& load(std::uint64_t seed);
 };
 
-/// Adds --matrix, --type and --analyze to @p cli, writing into @p options, gives the common
-/// `--n` its meaning here (and makes it exclude --matrix), and opens the matrix in the parser's
-/// final callback (@p cli and @p options must outlive the parse). --analyze reads --n and --seed
-/// (the random generators'); every other option beside it is refused.
-void add_chapter_options(ChapterCli& cli, ChapterOptions& options);
+/// Everything a run needs beyond the common options: the options write into it while parsing.
+struct Plan {
+  std::string matrix = kDefaultMatrix;  ///< --matrix
+  bool matrix_given = false;            ///< --matrix was on the command line
+  bool n_given = false;                 ///< the common --n was on the command line
+  std::string n_text;                   ///< --n as typed, when given
+  bool wide_values = false;             ///< --type float64
+  std::shared_ptr<MatrixInput> input = std::make_shared<MatrixInput>();
+};
 
-/// True for --type float64.
-bool wide_values(const ChapterOptions& options);
+/// Adds --matrix and --type to @p cli, writing into @p plan, gives the common `--n` its meaning
+/// here (it excludes --matrix) and records it as typed. --analyze reads --n and --seed (the random
+/// generators'); --type is refused beside it.
+void add_options(ChapterCli& cli, Plan& plan);
+
+/// Opens the matrix of --matrix or --n (after the common checks, so --check-options opens it too).
+/// @throws UsageError naming what was typed, for a bad spec, a missing file or a bad header.
+void validate_plan(Plan& plan, const CommonOptions& options);
+
+/// Bytes per value of the matrix, x and y: 4 or 8 (--type float64).
+inline std::size_t value_bytes(const Plan& plan) { return plan.wide_values ? sizeof(double) : sizeof(float); }
 
 }  // namespace stepwise::spmv

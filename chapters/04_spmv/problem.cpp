@@ -90,8 +90,8 @@ void SpmvProblem<T>::run_cpu_reference() {
 }
 
 template <class T>
-void SpmvProblem<T>::launch(SpmvLaunch<T> launch, const LaunchShape& shape, cudaStream_t stream) {
-  launch(view_, x_device_.data(), y_.data(), workspace_, shape, stream);
+void SpmvProblem<T>::launch(const SpmvStage<T>& stage, const LaunchShape& shape, cudaStream_t stream) {
+  stage.launch(view_, x_device_.data(), y_.data(), workspace_, shape, stream);
 }
 
 std::vector<std::string> matrix_notes(const CsrMatrix& matrix, bool wide_values) {
@@ -101,7 +101,9 @@ std::vector<std::string> matrix_notes(const CsrMatrix& matrix, bool wide_values)
   notes.push_back(matrix.description + ": " + format_count(static_cast<std::uint64_t>(matrix.rows)) + " rows x " +
                   format_count(static_cast<std::uint64_t>(matrix.cols)) + " columns, " + format_count(matrix.nnz()) +
                   " nonzeros (n), mean row " + format_fixed(mean, 2) + ", longest " + std::to_string(longest));
-  notes.push_back("stage 3 (vector) gives each row " + std::to_string(vector_lanes_for(mean)) +
+  const StageLabel vector = analyzed_stages(spmv_stages<float>()).vector;
+  notes.push_back("stage " + std::to_string(vector.number) + " (" + vector.name + ") gives each row " +
+                  std::to_string(vector_lanes_for(mean)) +
                   " lanes unless its shape says otherwise; GFLOP/s counts 2 flops per nonzero");
   notes.push_back(std::string("checked against a double-precision reference: |y - want| <= ") +
                   (wide_values ? "2^-53" : "2^-24") +

@@ -40,9 +40,11 @@ class SpmvProblem final : public Problem {
   void run_cpu_reference() override;
 
   /// Runs one row of the table on this problem's buffers.
-  void launch(SpmvLaunch<T> launch, const LaunchShape& shape, cudaStream_t stream);
-  /// Why cuSPARSE refused to prepare the row @p row_name for this matrix, or "" (cusparse_refusal).
-  std::string library_refusal(const std::string& row_name) { return cusparse_refusal(workspace_.cusparse(), row_name); }
+  void launch(const SpmvStage<T>& stage, const LaunchShape& shape, cudaStream_t stream);
+  /// Why cuSPARSE refused to prepare @p stage's algorithm for this matrix, or "" (cusparse_refusal).
+  std::string library_refusal(const SpmvStage<T>& stage) {
+    return cusparse_refusal(workspace_.cusparse(), stage.traits.cusparse);
+  }
 
  private:
   const CsrMatrix& matrix_;
@@ -51,7 +53,7 @@ class SpmvProblem final : public Problem {
   DeviceBuffer<std::int32_t> offsets_, columns_;
   DeviceBuffer<T> values_, x_device_, y_;
   CsrView<T> view_;
-  Workspace workspace_;
+  SpmvScratch workspace_;
 };
 
 /// The report's notes about @p matrix: its size and row lengths, what the vector stage makes of

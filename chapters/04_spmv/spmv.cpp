@@ -7,27 +7,27 @@
 
 namespace stepwise::spmv {
 
-Workspace::Workspace(std::size_t merge_items, std::size_t value_bytes, std::shared_ptr<CusparseState> cusparse)
+SpmvScratch::SpmvScratch(std::size_t merge_items, std::size_t value_bytes, std::shared_ptr<CusparseState> cusparse)
     : partitions_(merge_items / kMinTileItems + 2),
       kept_partitions_(merge_items / kMinTileItems + 2),
       carries_((merge_items / kMinTileItems + 1) * 2 * std::max<std::size_t>(value_bytes, 8)),
       cusparse_(std::move(cusparse)) {}
 
-std::int64_t* Workspace::partitions(std::size_t count) {
+std::int64_t* SpmvScratch::partitions(std::size_t count) {
   if (count > partitions_.size())
     throw std::invalid_argument("the workspace holds " + std::to_string(partitions_.size()) + " tile boundaries, not " +
                                 std::to_string(count));
   return partitions_.data();
 }
 
-void* Workspace::carries(std::size_t count, std::size_t bytes) {
+void* SpmvScratch::carries(std::size_t count, std::size_t bytes) {
   if (count * bytes > carries_.size())
     throw std::invalid_argument("the workspace holds " + std::to_string(carries_.size()) + " bytes of carries, not " +
                                 std::to_string(count * bytes));
   return carries_.data();
 }
 
-Workspace::KeptPartitions Workspace::kept_partitions(std::size_t tile_items, std::size_t count) {
+SpmvScratch::KeptPartitions SpmvScratch::kept_partitions(std::size_t tile_items, std::size_t count) {
   if (count > kept_partitions_.size())
     throw std::invalid_argument("the workspace keeps " + std::to_string(kept_partitions_.size()) +
                                 " tile boundaries, not " + std::to_string(count));
@@ -36,14 +36,14 @@ Workspace::KeptPartitions Workspace::kept_partitions(std::size_t tile_items, std
   return {kept_partitions_.data(), searched};
 }
 
-CusparseState& Workspace::cusparse() {
+CusparseState& SpmvScratch::cusparse() {
   if (!cusparse_) throw std::invalid_argument("this workspace has no cuSPARSE state");
   return *cusparse_;
 }
 
 template <class T>
 const std::vector<SpmvStage<T>>& spmv_stages() {
-  static const std::vector<SpmvStage<T>> table = numbered<SpmvLaunch<T>>({
+  static const std::vector<SpmvStage<T>> table = numbered<SpmvStage<T>>({
       spmv_scalar<T>(),                 // stages/01_scalar.cu
       spmv_shared_cache<T>(),           // stages/02_shared_cache.cu
       spmv_vector<T>(),                 // stages/03_vector.cu
@@ -55,7 +55,37 @@ const std::vector<SpmvStage<T>>& spmv_stages() {
   return table;
 }
 
+template <class T>
+AnalyzedStages analyzed_stages(const std::vector<SpmvStage<T>>& table) {
+  AnalyzedStages stages;
+  for (const SpmvStage<T>& stage : table) {
+    const StageLabel label{stage.number, stage.name};
+    switch (stage.traits.model) {
+      case StageModel::scalar:
+        stages.scalar = label;
+        break;
+      case StageModel::shared_cache:
+        stages.shared_cache = label;
+        break;
+      case StageModel::vector:
+        stages.vector = label;
+        break;
+      case StageModel::merge:
+        stages.merge = label;
+        break;
+      case StageModel::tuned:
+        stages.tuned = label;
+        break;
+      case StageModel::none:
+        break;
+    }
+  }
+  return stages;
+}
+
 template const std::vector<SpmvStage<float>>& spmv_stages<float>();
 template const std::vector<SpmvStage<double>>& spmv_stages<double>();
+template AnalyzedStages analyzed_stages<float>(const std::vector<SpmvStage<float>>&);
+template AnalyzedStages analyzed_stages<double>(const std::vector<SpmvStage<double>>&);
 
 }  // namespace stepwise::spmv

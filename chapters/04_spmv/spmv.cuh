@@ -29,12 +29,12 @@
 #include <type_traits>
 #include <vector>
 
-#include "host/check.hpp"
-#include "host/launch.hpp"
 #include "algorithm/merge_path.hpp"
 #include "device/merge_tile.cuh"
-#include "spmv.hpp"
 #include "device/warp.cuh"
+#include "host/check.hpp"
+#include "host/launch.hpp"
+#include "spmv.hpp"
 
 namespace stepwise::spmv {
 
@@ -366,7 +366,7 @@ void search_tile_boundaries(const CsrView<T>& matrix, int tile_items, std::int64
 /// @p partitions, and the carry fix-up after them: two launches on @p stream.
 template <int NT, int VT, class T, class Kernel>
 void launch_merge_tiles(Kernel kernel, const CsrView<T>& matrix, const T* x, T* y, const std::int64_t* partitions,
-                        Workspace& workspace, cudaStream_t stream) {
+                        SpmvScratch& workspace, cudaStream_t stream) {
   const std::size_t total = static_cast<std::size_t>(matrix.nnz) + static_cast<std::size_t>(matrix.rows);
   const std::size_t tiles = ceil_div(total, NT * VT);
   auto* carries = static_cast<Carry<T>*>(workspace.carries(tiles, sizeof(Carry<T>)));
@@ -381,7 +381,7 @@ void launch_merge_tiles(Kernel kernel, const CsrView<T>& matrix, const T* x, T* 
 /// The merge-based SpMV with tiles of NT x VT items as stage 4 runs it: the search of the tile
 /// boundaries, the tiles and the carry fix-up, three launches on @p stream.
 template <int NT, int VT, class T, class Kernel>
-void launch_merge_spmv(Kernel kernel, const CsrView<T>& matrix, const T* x, T* y, Workspace& workspace,
+void launch_merge_spmv(Kernel kernel, const CsrView<T>& matrix, const T* x, T* y, SpmvScratch& workspace,
                        cudaStream_t stream) {
   constexpr int kTile = NT * VT;
   if (matrix.rows == 0) return;

@@ -6,7 +6,7 @@
 /// one row holding most of the nonzeros, rectangular), with 32-bit CSR indices (cuSPARSE's
 /// CUSPARSE_INDEX_32I) and 64-bit arithmetic wherever a count of nonzeros or merge items is
 /// formed. A launcher only enqueues work: its scratch (tile boundaries and carries, cuSPARSE's
-/// buffers) comes from a Workspace made before timing.
+/// buffers) comes from an SpmvScratch made before timing.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,8 +14,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "analysis.hpp"
 #include "host/device_buffer.hpp"
 #include "host/stage.hpp"
 
@@ -48,11 +50,11 @@ inline constexpr int kMinTileItems = 128 * 5;
 
 /// The device scratch of a run, made before timing and shared by the rows (they run one at a
 /// time): the merge-based stages' tile boundaries and tile carries, and cuSPARSE's state.
-class Workspace {
+class SpmvScratch {
  public:
   /// Room for the tiles of @p merge_items (rows + nonzeros) merge items with values of
   /// @p value_bytes, and @p cusparse (may be null: the library rows then refuse to run).
-  Workspace(std::size_t merge_items, std::size_t value_bytes, std::shared_ptr<CusparseState> cusparse);
+  SpmvScratch(std::size_t merge_items, std::size_t value_bytes, std::shared_ptr<CusparseState> cusparse);
   /// Room for @p count tile boundaries (int64).
   /// @throws std::invalid_argument when the workspace is too small.
   std::int64_t* partitions(std::size_t count);
@@ -86,11 +88,30 @@ class Workspace {
 
 /// What every row of the table is called with: the matrix, x (cols values), y (rows values).
 template <class T>
-using SpmvLaunch = void (*)(const CsrView<T>& matrix, const T* x, T* y, Workspace& workspace, const LaunchShape& shape,
-                            cudaStream_t stream);
+using SpmvLaunch = void (*)(const CsrView<T>& matrix, const T* x, T* y, SpmvScratch& workspace,
+                            const LaunchShape& shape, cudaStream_t stream);
+/// Which of cuSPARSE's CSR algorithms a library row calls.
+enum class CusparseAlgorithm {
+  none,      ///< not a cuSPARSE row: the chapter's own stage
+  csr_alg1,  ///< CUSPARSE_SPMV_CSR_ALG1
+  csr_alg2,  ///< CUSPARSE_SPMV_CSR_ALG2
+};
+
+/// What the chapter's run and tests read about a row, set in the row's own file.
+struct SpmvTraits {
+  /// The cuSPARSE algorithm the row calls: cuSPARSE may refuse to prepare it for a matrix
+  /// (cusparse_refusal), and the run then leaves the row out with a note.
+  CusparseAlgorithm cusparse = CusparseAlgorithm::none;
+  /// The row keeps its tile boundaries from one launch to the next (SpmvScratch::kept_partitions):
+  /// searched once per matrix and tile size.
+  bool keeps_partitions = false;
+  /// The section of the --analyze report that tells what the row makes of the matrix.
+  StageModel model = StageModel::none;
+};
+
 /// A row of the table.
 template <class T>
-using SpmvStage = Stage<SpmvLaunch<T>>;
+using SpmvStage = Stage<SpmvLaunch<T>, SpmvTraits>;
 
 /// The table: stages 1-5 in teaching order, then cuSPARSE's two CSR algorithms. float and double.
 template <class T>
@@ -118,6 +139,11 @@ SpmvStage<T> spmv_library_cusparse_alg1();
 template <class T>
 SpmvStage<T> spmv_library_cusparse_alg2();
 
+/// The number and name of each stage of @p table that a section of the --analyze report (and
+/// the run's notes) describes, found by its model trait.
+template <class T>
+AnalyzedStages analyzed_stages(const std::vector<SpmvStage<T>>& table);
+
 /// cuSPARSE's state for @p matrix, @p x and @p y (device memory that outlives it): the handle,
 /// the descriptors, the buffers both algorithms ask for, and CSR_ALG2's preprocessing (done
 /// once per matrix, outside the timed region, as an application multiplying the same matrix
@@ -126,14 +152,10 @@ SpmvStage<T> spmv_library_cusparse_alg2();
 template <class T>
 std::shared_ptr<CusparseState> make_cusparse_state(const CsrView<T>& matrix, const T* x, T* y);
 
-/// The names of the cuSPARSE rows of the table.
-inline constexpr const char* kCusparseAlg1Row = "cusparseSpMV CSR_ALG1";
-inline constexpr const char* kCusparseAlg2Row = "cusparseSpMV CSR_ALG2";
-
-/// Why cuSPARSE refused to prepare the row named @p row_name for the matrix of @p state (the call
-/// and the status it returned: `cusparseSpMV_bufferSize returned CUSPARSE_STATUS_INTERNAL_ERROR`),
-/// or "" when the row is ready, or is not a cuSPARSE row. A refused row is left out of the run
-/// with a note; launched anyway, it throws std::invalid_argument.
-std::string cusparse_refusal(const CusparseState& state, const std::string& row_name);
+/// Why cuSPARSE refused to prepare @p algorithm for the matrix of @p state (the call and the
+/// status it returned: `cusparseSpMV_bufferSize returned CUSPARSE_STATUS_INTERNAL_ERROR`), or ""
+/// when it is ready, or for CusparseAlgorithm::none. A refused row is left out of the run with a
+/// note; launched anyway, it throws std::invalid_argument.
+std::string cusparse_refusal(const CusparseState& state, CusparseAlgorithm algorithm);
 
 }  // namespace stepwise::spmv

@@ -20,16 +20,17 @@
 #include <utility>
 #include <vector>
 
+#include "algorithm/load_balance.hpp"
+#include "algorithm/merge_path.hpp"
+#include "algorithm/sorted_search.hpp"
 #include "analysis.hpp"
+#include "chapter.hpp"
 #include "cli_checks.hpp"
 #include "host/data.hpp"
 #include "inputs.hpp"
-#include "algorithm/load_balance.hpp"
 #include "merge.hpp"
-#include "algorithm/merge_path.hpp"
 #include "options.hpp"
 #include "problems.hpp"
-#include "algorithm/sorted_search.hpp"
 
 using namespace stepwise;
 using namespace stepwise::merge;
@@ -464,12 +465,7 @@ TEST_CASE("check_merge catches equal keys with their values swapped (an unstable
   CHECK_FALSE(check_merge(std::vector<std::int32_t>{1, 5, 6, 9}, want, keys, want).passed);
 }
 
-TEST_CASE("options: --problem is read before parsing, --n is always |A| + |B|") {
-  CHECK(problem_in_arguments({}) == ProblemKind::merge);
-  CHECK(problem_in_arguments({"--problem", "search"}) == ProblemKind::search);
-  CHECK(problem_in_arguments({"--problem=lbs"}) == ProblemKind::lbs);
-  CHECK(problem_in_arguments({"--problem", "bogus"}) == ProblemKind::merge);
-  CHECK(problem_in_arguments({"--problem", "lbs", "--problem", "search"}) == ProblemKind::search);
+TEST_CASE("options: the default sizes of each problem, --n is always |A| + |B|") {
   CHECK(chapter_info(ProblemKind::merge).default_n == (std::uint64_t{1} << 28));
   CHECK(chapter_info(ProblemKind::search).default_n == 5 * (std::uint64_t{1} << 24));
   CHECK(chapter_info(ProblemKind::lbs).default_n == (std::uint64_t{1} << 27));
@@ -502,29 +498,53 @@ TEST_CASE("options: --problem is read before parsing, --n is always |A| + |B|") 
 
 namespace {
 
+/// The chapter's command line as run_chapter() builds it from the spec: the plan, the parser
+/// with --analyze, the chapter's options and its validate hook.
+struct ParsedChapter {
+  Chapter<Plan> spec = chapter();
+  Plan plan;
+  bool analyze = false;
+  ChapterCli cli{[this] { return spec.info(plan); }, [this] { return spec.stages(plan); }};
+  ParsedChapter() {
+    cli.add_analyze_flag(analyze, spec.analyze.help, spec.analyze.reads);
+    spec.add_options(cli, plan);
+    cli.set_validate([this](const CommonOptions& options) { spec.validate(plan, options); });
+  }
+};
+
 /// Parses @p arguments as main does and returns the plan (throws UsageError like main).
 Plan plan_of(const std::vector<std::string>& arguments) {
-  const ProblemKind problem = problem_in_arguments(arguments);
-  ChapterCli cli(chapter_info(problem), stage_infos(problem));
-  ChapterOptions options;
-  add_chapter_options(cli, options);
-  const auto code = cli.parse(arguments);
+  ParsedChapter parsed;
+  const auto code = parsed.cli.parse(arguments);
   if (code) throw UsageError("parse exit code " + std::to_string(*code));
-  return make_plan(cli, options);
+  return parsed.plan;
 }
 
 /// The one line the chapter's parser prints when it refuses @p arguments (testing::refusal_of).
 std::string refusal_of(const std::vector<std::string>& arguments) {
-  const ProblemKind problem = problem_in_arguments(arguments);
-  ChapterCli cli(chapter_info(problem), stage_infos(problem));
-  ChapterOptions options;
-  add_chapter_options(cli, options);
-  return testing::refusal_of(cli, arguments);
+  ParsedChapter parsed;
+  return testing::refusal_of(parsed.cli, arguments);
 }
 
 }  // namespace
 
 TEST_CASE("options: the plan of a command line, and the combinations that do nothing are refused") {
+  // --problem picks the table and the default sizes in any spelling.
+  for (const auto& [arguments, problem] : std::vector<std::pair<std::vector<std::string>, ProblemKind>>{
+           {{}, ProblemKind::merge},
+           {{"--problem", "search"}, ProblemKind::search},
+           {{"--problem=lbs"}, ProblemKind::lbs},
+           {{"--n", "2^20", "--problem", "lbs"}, ProblemKind::lbs}}) {
+    ParsedChapter parsed;
+    REQUIRE_FALSE(parsed.cli.parse(arguments).has_value());
+    CHECK(parsed.plan.problem == problem);
+    CHECK(parsed.cli.chapter().default_n == chapter_info(problem).default_n);
+    CHECK(parsed.cli.stages().size() == stage_infos(problem).size());
+    CHECK(parsed.plan.sizes == split_sizes(problem, parsed.cli.options().n));
+  }
+  CHECK(plan_of({"--problem", "search"}).sizes == default_sizes(ProblemKind::search));
+  CHECK(refusal_of({"--problem", "bogus"}).find("--problem") == 0);
+  CHECK(refusal_of({"--problem", "lbs", "--problem", "search"}).find("--problem") == 0);
   const Plan defaults = plan_of({});
   CHECK(defaults.problem == ProblemKind::merge);
   CHECK(defaults.sizes == Sizes{std::uint64_t{1} << 27, std::uint64_t{1} << 27});
@@ -615,12 +635,12 @@ TEST_CASE("options: the memory a run needs, from its sizes (host: inputs, refere
 }
 
 TEST_CASE("the tables: stages in teaching order, library rows last, tiles odd and large enough") {
-  const auto check_tiles = [](const std::string& name, const LaunchShape& shape) {
-    CAPTURE(name);
+  const auto check_tiles = [](const auto& stage, const LaunchShape& shape) {
+    CAPTURE(stage.name);
     CAPTURE(describe(shape));
     if (shape.items == 0) return;
     CHECK(shape.threads % 32 == 0);
-    if (name == "tuned" || name == "two-level" || name == "merge-path") {
+    if (stage.traits.work == Work::tiled) {
       CHECK(shape.threads * shape.items >= kMinTileItems);
       CHECK(shape.items % 2 == 1);
     }
@@ -640,17 +660,30 @@ TEST_CASE("the tables: stages in teaching order, library rows last, tiles odd an
   CHECK(merge_stages<std::int32_t>()[4].number == 0);
   CHECK(merge_stages<std::int32_t>()[4].kind == RowKind::library);
   for (const auto& stage : merge_stages<std::int32_t>()) {
-    check_tiles(stage.name, stage.shape);
-    for (const LaunchShape& shape : stage.sweep) check_tiles(stage.name, shape);
+    check_tiles(stage, stage.shape);
+    for (const LaunchShape& shape : stage.sweep) check_tiles(stage, shape);
   }
   for (const auto& stage : merge_stages<std::int64_t>()) {
-    check_tiles(stage.name, stage.shape);
-    for (const LaunchShape& shape : stage.sweep) check_tiles(stage.name, shape);
+    check_tiles(stage, stage.shape);
+    for (const LaunchShape& shape : stage.sweep) check_tiles(stage, shape);
   }
   for (const auto& stage : search_stages<std::int32_t>())
-    for (const LaunchShape& shape : stage.sweep) check_tiles(stage.name, shape);
+    for (const LaunchShape& shape : stage.sweep) check_tiles(stage, shape);
   for (const auto& stage : lbs_stages())
-    for (const LaunchShape& shape : stage.sweep) check_tiles(stage.name, shape);
+    for (const LaunchShape& shape : stage.sweep) check_tiles(stage, shape);
+  // Every row says how it works (what --analyze counts): the library rows alone leave it to the
+  // library, and a tiled row says what else its memory traffic does.
+  const auto check_traits = [](const auto& table) {
+    for (const auto& stage : table) {
+      CAPTURE(stage.name);
+      CHECK((stage.traits.work == Work::library) == (stage.kind == RowKind::library));
+      CHECK((stage.traits.work == Work::tiled) == !stage.traits.note.empty());
+    }
+  };
+  check_traits(merge_stages<std::int32_t>());
+  check_traits(merge_stages<std::int64_t>());
+  check_traits(search_stages<std::int32_t>());
+  check_traits(lbs_stages());
   // Every kernel row lists the shape it runs with among the shapes its sweep tries.
   for (const auto& stage : merge_stages<std::int32_t>())
     if (!stage.sweep.empty())

@@ -17,16 +17,16 @@
 #include <utility>
 #include <vector>
 
+#include "algorithm/load_balance.hpp"
+#include "algorithm/sorted_search.hpp"
+#include "gpu_checks.hpp"
 #include "host/data.hpp"
 #include "host/device.hpp"
 #include "host/device_buffer.hpp"
-#include "gpu_checks.hpp"
 #include "host/host_memory.hpp"
-#include "inputs.hpp"
-#include "algorithm/load_balance.hpp"
-#include "merge.hpp"
 #include "host/sizes.hpp"
-#include "algorithm/sorted_search.hpp"
+#include "inputs.hpp"
+#include "merge.hpp"
 
 using namespace stepwise;
 using namespace stepwise::merge;
@@ -297,7 +297,7 @@ TEST_CASE("merge rows pass 2^31 outputs (64-bit offsets), where device memory al
   }
   MergeCase<std::int32_t> merge_case(na, nb, Distribution::interleaved, false, fresh_seed());
   for (const MergeStage<std::int32_t>& stage : merge_stages<std::int32_t>())
-    if (stage.name != "path-per-thread")  // 2^31 / 7 global searches with uncoalesced stores: minutes, no news
+    if (stage.traits.work != Work::per_thread_path)  // 2^31 / 7 global searches, uncoalesced stores: minutes
       check_merge_row(stage, stage.shape, merge_case, Distribution::interleaved);
 }
 
@@ -397,11 +397,11 @@ TEST_CASE("the launchers refuse what they cannot run, before launching anything"
           stage.launch(a.data(), nullptr, b.data(), nullptr, out.data(), nullptr, 100, 100, workspace, even, nullptr),
           std::invalid_argument);
     }
-    if (stage.name == "two-level" || stage.name == "tuned")  // the rows with a partition kernel
+    if (stage.traits.work == Work::tiled)  // the rows with a partition kernel
       CHECK_THROWS_AS(stage.launch(a.data(), nullptr, b.data(), nullptr, out.data(), nullptr, 4096, 4096, tiny,
                                    stage.shape, nullptr),
                       std::invalid_argument);
-    if (stage.name == "tuned") {
+    if (stage.traits.aligned_bytes > 1) {
       CHECK_THROWS_AS(stage.launch(a.data() + 1, nullptr, b.data(), nullptr, out.data(), nullptr, 100, 100, workspace,
                                    stage.shape, nullptr),
                       std::invalid_argument);
@@ -415,7 +415,7 @@ TEST_CASE("the launchers refuse what they cannot run, before launching anything"
     CHECK_THROWS_AS(stage.launch(a.data(), b.data(), out.data(), 10, kMaxIndexed + 1, Bounds::lower, workspace,
                                  stage.shape, nullptr),
                     std::invalid_argument);
-    if (stage.name == "merge-path")
+    if (stage.traits.aligned_bytes > 1)
       CHECK_THROWS_AS(
           stage.launch(a.data() + 1, b.data(), out.data(), 10, 10, Bounds::lower, workspace, stage.shape, nullptr),
           std::invalid_argument);

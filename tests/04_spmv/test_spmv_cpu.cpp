@@ -26,15 +26,22 @@
 #include <utility>
 #include <vector>
 
+#include "algorithm/merge_path.hpp"
 #include "analysis.hpp"
 #include "host/data.hpp"
 #include "matrix.hpp"
-#include "algorithm/merge_path.hpp"
+#include "spmv.hpp"
 
 using namespace stepwise;
 using namespace stepwise::spmv;
 
 namespace {
+
+/// The stages the report's sections name, as the table's traits give them.
+const AnalyzedStages& table_stages() {
+  static const AnalyzedStages stages = analyzed_stages(spmv_stages<float>());
+  return stages;
+}
 
 /// The message of the MatrixError @p action throws, or a note that it threw none.
 template <class Action>
@@ -962,7 +969,7 @@ TEST_CASE("analysis of the lecture's example, counted by hand") {
         "    thread 0: nz0 nz1\n    thread 1: END0 END1\n    thread 2: nz2 nz3\n"
         "    thread 3: nz4 END2\n    thread 4: nz5 nz6\n    thread 5: END3\n");
 
-  const std::string report = analyze(lecture, AnalysisShapes{});
+  const std::string report = analyze(lecture, AnalysisShapes{}, table_stages());
   CAPTURE(report);
   for (const char* line :
        {"chapter 04 spmv --analyze: lecture 4x4", "4 rows x 4 columns, 7 nonzeros",
@@ -977,7 +984,7 @@ TEST_CASE("analysis of the lecture's example, counted by hand") {
   CHECK(report.find(" \n") == std::string::npos);  // no trailing spaces
   AnalysisShapes four_lanes;
   four_lanes.vector_lanes = 4;
-  CHECK(contains(analyze(lecture, four_lanes), "4 lanes per row (as asked), 8 rows per warp"));
+  CHECK(contains(analyze(lecture, four_lanes, table_stages()), "4 lanes per row (as asked), 8 rows per warp"));
 }
 
 TEST_CASE("analysis: a partly empty last warp, equal rows, no rows, bad shapes") {
@@ -994,14 +1001,14 @@ TEST_CASE("analysis: a partly empty last warp, equal rows, no rows, bad shapes")
   const WarpWork sixteen = warp_work(equal, 16);
   CHECK(sixteen.idle_in_groups == 0.0);
   CHECK(sixteen.idle_in_warps == 0.0);
-  const std::string report = analyze(equal, AnalysisShapes{});
+  const std::string report = analyze(equal, AnalysisShapes{}, table_stages());
   CAPTURE(report);
   CHECK(contains(report, "Stage 3, vector: 16 lanes per row (from the mean row length 16.00), 2 rows per warp"));
   CHECK(contains(report, "idle lane-steps inside the groups: 0.0%; counting each warp's wait: 0.0%"));
   CHECK(contains(report, "busiest thread / average thread: 16 / 16.00 = 1.00x"));
   CHECK(contains(report, "17,000 merge items (1,000 rows + 16,000 nonzeros): 2,429 threads, 19 tiles"));
 
-  const std::string long_row = analyze(generate_matrix("huge-row:10000:2:100000", 3), AnalysisShapes{});
+  const std::string long_row = analyze(generate_matrix("huge-row:10000:2:100000", 3), AnalysisShapes{}, table_stages());
   CAPTURE(long_row);
   // Row 5,000's 100,001 items from merge position 15,000: tiles 16 to 128 of 896 items.
   CHECK(contains(long_row, "the longest row's items touch 113 tiles"));
@@ -1010,14 +1017,14 @@ TEST_CASE("analysis: a partly empty last warp, equal rows, no rows, bad shapes")
   no_rows.offsets = {0};
   no_rows.cols = 5;
   no_rows.description = "0 x 5";
-  CHECK(contains(analyze(no_rows, AnalysisShapes{}), "no rows: nothing for a stage to do"));
+  CHECK(contains(analyze(no_rows, AnalysisShapes{}, table_stages()), "no rows: nothing for a stage to do"));
   CHECK(balanced_work(no_rows, 128, 7).threads == 0);
   CHECK(merge_items_picture(no_rows, 7).empty());
 
   for (const AnalysisShapes& bad :
        {AnalysisShapes{100, 0, 128, 7}, AnalysisShapes{256, 3, 128, 7}, AnalysisShapes{256, 64, 128, 7},
         AnalysisShapes{256, 1, 128, 7}, AnalysisShapes{256, 0, 0, 7}, AnalysisShapes{256, 0, 128, 0}})
-    CHECK_THROWS_AS(analyze(no_rows, bad), std::invalid_argument);
+    CHECK_THROWS_AS(analyze(no_rows, bad, table_stages()), std::invalid_argument);
 }
 
 TEST_CASE("balanced_work's one walk over the rows is merge_path's split, thread by thread") {
@@ -1047,6 +1054,20 @@ TEST_CASE("balanced_work's one walk over the rows is merge_path's split, thread 
   }
 }
 
+TEST_CASE("analyzed_stages: every section of the report names one kernel stage of the table, by its trait") {
+  for (const StageLabel& label : {table_stages().scalar, table_stages().shared_cache, table_stages().vector,
+                                  table_stages().merge, table_stages().tuned}) {
+    CAPTURE(label.name);
+    CHECK(label.number > 0);
+    const auto& table = spmv_stages<float>();
+    CHECK(std::any_of(table.begin(), table.end(), [&](const SpmvStage<float>& stage) {
+      return stage.number == label.number && stage.name == label.name && stage.kind == RowKind::kernel;
+    }));
+  }
+  for (const SpmvStage<float>& stage : spmv_stages<float>())
+    CHECK((stage.traits.model == StageModel::none) == (stage.kind == RowKind::library));
+}
+
 TEST_CASE("slice_share: the nonzeros whose x lies in stage 2's shared slice, counted by hand") {
   // Blocks of 2 rows: rows 0-1 hold columns 0-1, rows 2-3 columns 2-3. Row 0 {0, 2}: 1 of 2;
   // row 2 {1, 2, 3}: 2 of 3; row 3 {0, 3}: 1 of 2. 4 of 7.
@@ -1070,7 +1091,8 @@ TEST_CASE("slice_share: the nonzeros whose x lies in stage 2's shared slice, cou
   narrow.values.assign(4, 1.0);
   validate(narrow);
   CHECK(slice_share(narrow, 4) == 1.0);
-  CHECK(contains(analyze(lecture, AnalysisShapes{}), "nonzeros whose column lies in their block's slice: 100.0%"));
+  CHECK(contains(analyze(lecture, AnalysisShapes{}, table_stages()),
+                 "nonzeros whose column lies in their block's slice: 100.0%"));
 }
 
 TEST_CASE("merge_walk: the lecture's merge item by item, its partial sums and carries, counted by hand") {

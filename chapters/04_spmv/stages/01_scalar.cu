@@ -27,7 +27,7 @@ __global__ void spmv_row_per_thread(const CsrView<T> matrix, const T* __restrict
 }
 
 template <class T>
-void launch(const CsrView<T>& matrix, const T* x, T* y, Workspace&, const LaunchShape& shape, cudaStream_t stream) {
+void launch(const CsrView<T>& matrix, const T* x, T* y, SpmvScratch&, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
   if (matrix.rows == 0) return;
   spmv_row_per_thread<T><<<grid_of(ceil_div(matrix.rows, shape.threads)), shape.threads, 0, stream>>>(matrix, x, y);
@@ -43,6 +43,7 @@ SpmvStage<T> spmv_scalar() {
   stage.lesson = "one thread per row: uncoalesced reads, and a warp waits for its longest row";
   stage.shape = {256};
   stage.sweep = shape_grid({128, 256, 512});
+  stage.traits.model = StageModel::scalar;
   stage.launch = launch<T>;
   return stage;
 }

@@ -49,7 +49,7 @@ __global__ void __launch_bounds__(NT)
 }
 
 template <class T>
-void launch(const CsrView<T>& matrix, const T* x, T* y, Workspace&, const LaunchShape& shape, cudaStream_t stream) {
+void launch(const CsrView<T>& matrix, const T* x, T* y, SpmvScratch&, const LaunchShape& shape, cudaStream_t stream) {
   dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
     constexpr int kNT = decltype(threads)::value;
     if (matrix.rows == 0) return;
@@ -67,6 +67,7 @@ SpmvStage<T> spmv_shared_cache() {
   stage.lesson = "the block's slice of x in shared memory: helps banded matrices, not random columns";
   stage.shape = {256};
   stage.sweep = shape_grid(Threads::values());
+  stage.traits.model = StageModel::shared_cache;
   stage.launch = launch<T>;
   return stage;
 }

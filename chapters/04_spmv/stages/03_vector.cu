@@ -9,11 +9,11 @@
 // leave 28 of them idle, 8 groups of 4 keep them busy. What remains is the imbalance between
 // rows: a group still runs as long as its row, and a warp as long as its longest group.
 #include "analysis.hpp"
+#include "device/warp.cuh"
 #include "host/check.hpp"
 #include "host/dispatch.hpp"
 #include "host/launch.hpp"
 #include "spmv.hpp"
-#include "device/warp.cuh"
 
 namespace stepwise::spmv {
 namespace {
@@ -39,7 +39,7 @@ __global__ void spmv_lanes_per_row(const CsrView<T> matrix, const T* __restrict_
 }
 
 template <class T>
-void launch(const CsrView<T>& matrix, const T* x, T* y, Workspace&, const LaunchShape& shape, cudaStream_t stream) {
+void launch(const CsrView<T>& matrix, const T* x, T* y, SpmvScratch&, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
   if (matrix.rows == 0) return;
   const int lanes = shape.items != 0
@@ -62,6 +62,7 @@ SpmvStage<T> spmv_vector() {
   stage.lesson = "L lanes per row (L from the mean row length): coalesced row reads, a shuffle-tree sum";
   stage.shape = {256, 0};
   stage.sweep = shape_grid({128, 256}, Lanes::values());
+  stage.traits.model = StageModel::vector;
   stage.launch = launch<T>;
   return stage;
 }

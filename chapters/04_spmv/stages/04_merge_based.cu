@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(NT)
 }
 
 template <class T>
-void launch(const CsrView<T>& matrix, const T* x, T* y, Workspace& workspace, const LaunchShape& shape,
+void launch(const CsrView<T>& matrix, const T* x, T* y, SpmvScratch& workspace, const LaunchShape& shape,
             cudaStream_t stream) {
   dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
     dispatch(shape.items, Values{}, "items per thread", [&](auto values) {
@@ -56,6 +56,7 @@ SpmvStage<T> spmv_merge_based() {
   stage.lesson = "Merge Path over row ends and nonzeros: every thread gets VT items whatever the row lengths";
   stage.shape = {128, 7};
   stage.sweep = merge_tile_shapes<T>(Threads::values(), Values::values());
+  stage.traits.model = StageModel::merge;
   stage.launch = launch<T>;
   return stage;
 }

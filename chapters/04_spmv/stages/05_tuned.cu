@@ -20,17 +20,17 @@
 //   streams in whole 128-byte lines, one request each, bypassing L1 and evicted first from L2
 //   so that both caches keep x; it holds 4 bytes of shared memory an item (8 in float64)
 //   against stage 4's 12 (20), which leaves L1 to x. And its tile boundaries depend only on the
-//   matrix, so they are searched once per matrix and tile size and kept (Workspace::
+//   matrix, so they are searched once per matrix and tile size and kept (SpmvScratch::
 //   kept_partitions), as cusparseSpMV_preprocess analyses the matrix once for the library rows:
 //   a timed run is the tiles and the carry fix-up, two launches.
 #include <algorithm>
 #include <stdexcept>
 
 #include "analysis.hpp"
+#include "device/warp.cuh"
 #include "host/dispatch.hpp"
 #include "spmv.cuh"
 #include "spmv.hpp"
-#include "device/warp.cuh"
 
 namespace stepwise::spmv {
 namespace {
@@ -130,7 +130,7 @@ void launch_vector(const CsrView<T>& matrix, const T* x, T* y, int threads, cuda
 }
 
 template <class T>
-void launch(const CsrView<T>& matrix, const T* x, T* y, Workspace& workspace, const LaunchShape& shape,
+void launch(const CsrView<T>& matrix, const T* x, T* y, SpmvScratch& workspace, const LaunchShape& shape,
             cudaStream_t stream) {
   require_threads(shape.threads);
   if (shape.blocks_per_sm < 1) throw std::invalid_argument("blocks per SM must be at least 1");
@@ -149,7 +149,7 @@ void launch(const CsrView<T>& matrix, const T* x, T* y, Workspace& workspace, co
         carve_shared_for<kKernel>(shape.blocks_per_sm, sizeof(typename CompactMergeSpmvTile<kNT, kVT, T>::Storage));
         constexpr int kTile = kNT * kVT;
         const std::size_t total = static_cast<std::size_t>(matrix.nnz) + static_cast<std::size_t>(matrix.rows);
-        const Workspace::KeptPartitions kept = workspace.kept_partitions(kTile, merge_partition_count(total, kTile));
+        const SpmvScratch::KeptPartitions kept = workspace.kept_partitions(kTile, merge_partition_count(total, kTile));
         if (!kept.searched) search_tile_boundaries(matrix, kTile, kept.data, stream);
         launch_merge_tiles<kNT, kVT>(kKernel, matrix, x, y, kept.data, workspace, stream);
       } else {
@@ -170,6 +170,8 @@ SpmvStage<T> spmv_tuned() {
       "merge tile whose stream loads are whole lines that bypass L1, its tile boundaries searched once";
   stage.shape = sizeof(T) == 8 ? LaunchShape{256, 7, 4} : LaunchShape{256, 5, 4};
   stage.sweep = shape_grid(Threads::values(), Values::values(), {4, 6, 8});
+  stage.traits.keeps_partitions = true;
+  stage.traits.model = StageModel::tuned;
   stage.launch = launch<T>;
   return stage;
 }

@@ -100,7 +100,7 @@ void prepare(CusparseState& state, CusparsePlan& plan, const CsrView<T>& matrix,
 }
 
 template <class T, cusparseSpMVAlg_t kAlgorithm>
-void launch(const CsrView<T>& matrix, const T*, T* y, Workspace& workspace, const LaunchShape&, cudaStream_t stream) {
+void launch(const CsrView<T>& matrix, const T*, T* y, SpmvScratch& workspace, const LaunchShape&, cudaStream_t stream) {
   CusparseState& state = workspace.cusparse();
   if (state.type != kDataType<T>) throw std::invalid_argument("the cuSPARSE state was made for another element type");
   if (matrix.rows == 0) return;
@@ -132,18 +132,19 @@ std::shared_ptr<CusparseState> make_cusparse_state(const CsrView<T>& matrix, con
   return state;
 }
 
-std::string cusparse_refusal(const CusparseState& state, const std::string& row_name) {
-  if (row_name == kCusparseAlg1Row) return state.alg1.refused;
-  if (row_name == kCusparseAlg2Row) return state.alg2.refused;
+std::string cusparse_refusal(const CusparseState& state, CusparseAlgorithm algorithm) {
+  if (algorithm == CusparseAlgorithm::csr_alg1) return state.alg1.refused;
+  if (algorithm == CusparseAlgorithm::csr_alg2) return state.alg2.refused;
   return "";
 }
 
 template <class T>
 SpmvStage<T> spmv_library_cusparse_alg1() {
   SpmvStage<T> stage;
-  stage.name = kCusparseAlg1Row;
+  stage.name = "cusparseSpMV CSR_ALG1";
   stage.lesson = "cuSPARSE's default CSR algorithm";
   stage.kind = RowKind::library;
+  stage.traits.cusparse = CusparseAlgorithm::csr_alg1;
   stage.launch = launch<T, CUSPARSE_SPMV_CSR_ALG1>;
   return stage;
 }
@@ -151,9 +152,10 @@ SpmvStage<T> spmv_library_cusparse_alg1() {
 template <class T>
 SpmvStage<T> spmv_library_cusparse_alg2() {
   SpmvStage<T> stage;
-  stage.name = kCusparseAlg2Row;
+  stage.name = "cusparseSpMV CSR_ALG2";
   stage.lesson = "cuSPARSE's load-balanced CSR algorithm (deterministic, with a preprocessing step)";
   stage.kind = RowKind::library;
+  stage.traits.cusparse = CusparseAlgorithm::csr_alg2;
   stage.launch = launch<T, CUSPARSE_SPMV_CSR_ALG2>;
   return stage;
 }

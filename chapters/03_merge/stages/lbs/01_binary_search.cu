@@ -5,9 +5,9 @@
 // reads), then its rank is i - offsets[object]. O(items log objects) work; like search stage 1,
 // neighbouring items walk the same path, so most of those reads hit the caches, and the cost is
 // the dependent latency of every search.
+#include "algorithm/merge_path.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
-#include "algorithm/merge_path.hpp"
 
 namespace stepwise::merge {
 namespace {
@@ -41,6 +41,7 @@ LbsStage lbs_binary() {
   stage.lesson = "one thread per item: upper bound of its index in the offsets (global memory), minus one";
   stage.shape = {256};
   stage.sweep = shape_grid({128, 256, 512});
+  stage.traits.work = Work::per_element_search;
   stage.launch = launch;
   return stage;
 }

@@ -11,11 +11,11 @@
 // stores of object and rank. A tile covers NV items and objects together, so a run of empty
 // objects costs steps but never idles a thread: the load is balanced whatever the counts are.
 // DRAM traffic: the offsets once (4 bytes per object) and the two outputs (8 bytes per item).
+#include "algorithm/merge_path.hpp"
+#include "device/merge_tile.cuh"
 #include "host/dispatch.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
-#include "algorithm/merge_path.hpp"
-#include "device/merge_tile.cuh"
 
 namespace stepwise::merge {
 namespace {
@@ -58,7 +58,7 @@ void launch(const std::int32_t* offsets, std::int32_t* objects, std::int32_t* ra
       if (item_count == 0) return;
       if (object_count == 0) throw std::invalid_argument("items need at least one object");
       const std::size_t total = item_count + object_count;
-      std::int64_t* partitions = workspace.partitions(merge_partition_count(total, kTile));
+      std::int64_t* partitions = workspace.carve<std::int64_t>(0, merge_partition_count(total, kTile));
       const auto no = static_cast<std::int64_t>(object_count);
       const auto ni = static_cast<std::int64_t>(item_count);
       launch_merge_path_partitions<Bounds::upper>(CountingIterator<std::int64_t>{0}, ni, offsets, no, kTile, partitions,
@@ -78,6 +78,8 @@ LbsStage lbs_merge_path() {
   stage.lesson = "merge the item indices (never stored) with the offsets in Merge Path tiles: O(items + objects)";
   stage.shape = {256, 23};
   stage.sweep = shape_grid(Threads::values(), Values::values());
+  stage.traits.work = Work::tiled;
+  stage.traits.note = "the items are a counting sequence: only the offsets are loaded";
   stage.launch = launch;
   return stage;
 }

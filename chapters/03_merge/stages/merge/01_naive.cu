@@ -10,9 +10,9 @@
 // path, so most of those reads hit L1 or L2: the cost is latency and load instructions more
 // than DRAM bytes. The README counts the reads (--analyze) and shows the Nsight Compute L1/L2
 // traffic of the searches.
+#include "algorithm/merge_path.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
-#include "algorithm/merge_path.hpp"
 
 namespace stepwise::merge {
 namespace {
@@ -63,6 +63,7 @@ MergeStage<K> merge_naive() {
   stage.lesson = "each element binary-searches its rank in the other array (global memory), writes to i + rank";
   stage.shape = {256};
   stage.sweep = shape_grid(kThreads);
+  stage.traits.work = Work::per_element_search;
   stage.launch = launch<K>;
   return stage;
 }

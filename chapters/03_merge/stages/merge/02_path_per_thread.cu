@@ -10,10 +10,10 @@
 // step the 32 lanes of a warp touch 32 addresses VT elements apart, up to 32 sectors per store
 // instruction (28 at VT = 7 with 4-byte keys) instead of 4. Stage 3 moves the tile through
 // shared memory to fix that.
+#include "algorithm/merge_path.hpp"
 #include "host/dispatch.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
-#include "algorithm/merge_path.hpp"
 
 namespace stepwise::merge {
 namespace {
@@ -64,6 +64,7 @@ MergeStage<K> merge_path_per_thread() {
   stage.lesson = "each thread owns VT outputs: one Merge Path search in global memory, then a serial merge";
   stage.shape = {128, 7};
   stage.sweep = shape_grid({128, 256}, Values::values());
+  stage.traits.work = Work::per_thread_path;
   stage.launch = launch<K>;
   return stage;
 }

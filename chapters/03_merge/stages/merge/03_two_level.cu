@@ -12,11 +12,11 @@
 // their keys: each thread gathers the values of its VT outputs by the indices its merge took
 // and stores them through the same transpose. Every key is read once and written once from
 // DRAM: a copy's traffic, plus n / NV searches.
-#include "merge.cuh"
-#include "merge.hpp"
 #include "algorithm/merge_path.hpp"
 #include "device/merge_tile.cuh"
 #include "device/tile.cuh"
+#include "merge.cuh"
+#include "merge.hpp"
 
 namespace stepwise::merge {
 namespace {
@@ -78,7 +78,7 @@ void launch(const K* a_keys, const Value* a_values, const K* b_keys, const Value
   const bool pairs = merges_pairs(a_values, b_values, out_values, a_count, b_count);
   const std::size_t total = a_count + b_count;
   if (total == 0) return;
-  std::int64_t* partitions = workspace.partitions(merge_partition_count(total, kTile));
+  std::int64_t* partitions = workspace.carve<std::int64_t>(0, merge_partition_count(total, kTile));
   const auto na = static_cast<std::int64_t>(a_count);
   const auto nb = static_cast<std::int64_t>(b_count);
   launch_merge_path_partitions<Bounds::lower, PartitionSearch::midpoint>(a_keys, na, b_keys, nb, kTile, partitions,
@@ -101,6 +101,8 @@ MergeStage<K> merge_two_level() {
   stage.name = "two-level";
   stage.lesson = "a partition kernel splits the path per tile; each tile merges in shared memory, odd-VT transposes";
   stage.shape = kShape<K>;
+  stage.traits.work = Work::tiled;
+  stage.traits.note = std::to_string(sizeof(K)) + "-byte strided loads, block-wide transposes";
   stage.launch = launch<K>;
   return stage;
 }

@@ -22,11 +22,11 @@
 //   stage 3's store, and 512 bytes per warp-wide store. Two block barriers per tile in all: one
 //   after the loads, one after the merge.
 // Every pointer must be 16-byte aligned (cudaMalloc's are); the launcher refuses others.
+#include "algorithm/merge_path.hpp"
+#include "device/merge_tile.cuh"
 #include "host/dispatch.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
-#include "algorithm/merge_path.hpp"
-#include "device/merge_tile.cuh"
 
 namespace stepwise::merge {
 namespace {
@@ -129,7 +129,7 @@ void launch(const K* a_keys, const Value* a_values, const K* b_keys, const Value
       constexpr int kVT = decltype(values)::value;
       const std::size_t total = a_count + b_count;
       if (total == 0) return;
-      std::int64_t* partitions = workspace.partitions(merge_partition_count(total, kNT * kVT));
+      std::int64_t* partitions = workspace.carve<std::int64_t>(0, merge_partition_count(total, kNT * kVT));
       const auto na = static_cast<std::int64_t>(a_count);
       const auto nb = static_cast<std::int64_t>(b_count);
       launch_merge_path_partitions<Bounds::lower>(a_keys, na, b_keys, nb, kNT * kVT, partitions, Less{}, stream);
@@ -152,6 +152,9 @@ MergeStage<K> merge_tuned() {
   stage.lesson = "the sweep's tile, 16-byte loads of both ranges (values with keys), warp-level 16-byte stores";
   stage.shape = CompiledTiles<K>::kDefault;
   stage.sweep = shape_grid(CompiledTiles<K>::Threads::values(), CompiledTiles<K>::Values::values());
+  stage.traits.work = Work::tiled;
+  stage.traits.note = "16-byte loads and stores, warp-level store transpose";
+  stage.traits.aligned_bytes = 16;
   stage.launch = launch<K>;
   return stage;
 }

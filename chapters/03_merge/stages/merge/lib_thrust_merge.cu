@@ -24,7 +24,7 @@ class WorkspaceAllocator {
   explicit WorkspaceAllocator(Workspace& workspace) : workspace_(&workspace) {}
   char* allocate(std::ptrdiff_t bytes) {
     workspace_->require(static_cast<std::size_t>(bytes));
-    return static_cast<char*>(workspace_->data());
+    return reinterpret_cast<char*>(workspace_->data());
   }
   void deallocate(char*, std::size_t) {}
 

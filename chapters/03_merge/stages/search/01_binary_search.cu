@@ -6,9 +6,9 @@
 // vectorized thrust::lower_bound does. Sorted needles help it anyway: neighbouring threads walk
 // nearly the same path down the search tree, so the first levels stay in L1 and L2 and the
 // reads that reach DRAM are the last few levels of each search.
+#include "algorithm/merge_path.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
-#include "algorithm/merge_path.hpp"
 
 namespace stepwise::merge {
 namespace {
@@ -46,6 +46,7 @@ SearchStage<K> search_binary() {
   stage.lesson = "one thread per needle, a binary search of the whole haystack in global memory: O(A log B)";
   stage.shape = {256};
   stage.sweep = shape_grid({128, 256, 512});
+  stage.traits.work = Work::per_element_search;
   stage.launch = launch<K>;
   return stage;
 }

@@ -11,11 +11,11 @@
 // from DRAM: for 2^24 needles in 2^26 keys that is 320 MiB read and 64 MiB written, against
 // stage 1's 2^24 searches of 27 steps each. The same tile with Bounds::upper gives upper bounds
 // (ties take the haystack's key first).
+#include "algorithm/merge_path.hpp"
+#include "device/merge_tile.cuh"
 #include "host/dispatch.hpp"
 #include "merge.cuh"
 #include "merge.hpp"
-#include "algorithm/merge_path.hpp"
-#include "device/merge_tile.cuh"
 
 namespace stepwise::merge {
 namespace {
@@ -72,7 +72,7 @@ void launch(const K* needles, const K* haystack, std::int32_t* out, std::size_t 
       constexpr int kVT = decltype(values)::value;
       if (needle_count == 0) return;
       const std::size_t total = needle_count + haystack_count;
-      std::int64_t* partitions = workspace.partitions(merge_partition_count(total, kNT * kVT));
+      std::int64_t* partitions = workspace.carve<std::int64_t>(0, merge_partition_count(total, kNT * kVT));
       const auto nn = static_cast<std::int64_t>(needle_count);
       const auto nh = static_cast<std::int64_t>(haystack_count);
       if (bounds == Bounds::upper)
@@ -92,6 +92,9 @@ SearchStage<K> search_merge_path() {
   stage.lesson = "sorted needles: merge them with the haystack in Merge Path tiles, O(A + B), coalesced";
   stage.shape = CompiledTiles<K>::kDefault;
   stage.sweep = shape_grid(CompiledTiles<K>::Threads::values(), CompiledTiles<K>::Values::values());
+  stage.traits.work = Work::tiled;
+  stage.traits.note = "reads every haystack key once";
+  stage.traits.aligned_bytes = 16;
   stage.launch = launch<K>;
   return stage;
 }
