@@ -1,14 +1,20 @@
-// The template chapter's spec: its options bound to the plan, its problem and its run.
+// The template chapter's spec: its options bound to the plan, its problem, its analysis and its run.
 #include "chapter.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <iomanip>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "host/data.hpp"
 #include "host/device_buffer.hpp"
+#include "host/host_memory.hpp"
 #include "host/launch.hpp"
+#include "host/mode_options.hpp"
+#include "host/sizes.hpp"
 #include "square.hpp"
 
 namespace stepwise::square {
@@ -26,10 +32,7 @@ class SquareProblem final : public Problem {
   double bytes_moved() const override { return 2.0 * sizeof(std::int32_t) * input_.size(); }  // read n, write n
   void poison_output() override { poison(out_); }
   Check check_output() override { return compare_exact(out_.download(), reference_); }
-  void run_cpu_reference() override {
-    reference_.resize(input_.size());
-    for (std::size_t i = 0; i < input_.size(); ++i) reference_[i] = square_wrapping(input_[i]);
-  }
+  void run_cpu_reference() override { reference_ = square_on_cpu(input_); }
 
   /// Runs @p stage on this problem's buffers.
   void launch(const SquareStage& stage, const LaunchShape& shape, cudaStream_t stream) {
@@ -43,15 +46,28 @@ class SquareProblem final : public Problem {
   DeviceBuffer<std::int32_t> out_;
 };
 
-/// What each stage launches for n elements, without a GPU.
+/// What --analyze prints: for each kernel row, the load instructions it issues for n elements
+/// and the grid it launches, read from the row's traits and shape.
 std::string analyze(const Plan&, const CommonOptions& options) {
+  const std::uint64_t n = options.n;
   std::ostringstream out;
-  out << "stage                  threads   blocks\n";
+  out << "n = " << format_grouped(static_cast<std::int64_t>(n)) << " int32: each stage reads and writes "
+      << format_bytes(4.0 * static_cast<double>(n)) << "\n";
+  out << "  #  stage             bytes/load  load instructions  grid\n";
   for (const SquareStage& stage : square_stages()) {
-    if (stage.traits.elements_per_thread == 0) continue;  // the library chooses its own grid
-    const std::uint64_t threads = ceil_div(options.n, stage.traits.elements_per_thread);
-    out << stage.name << std::string(stage.name.size() < 20 ? 20 - stage.name.size() : 1, ' ') << " " << threads << "  "
-        << ceil_div(threads, stage.shape.threads) << "\n";
+    const int per_load = stage.traits.elements_per_load;
+    if (per_load == 0) continue;                              // the library chooses its own loads and grid
+    const std::uint64_t loads = n / per_load + n % per_load;  // full vectors, then the scalar tail
+    std::ostringstream grid;
+    if (stage.traits.grid_stride)
+      grid << stage.shape.blocks_per_sm << " blocks/SM of " << stage.shape.threads << ", "
+           << std::max(stage.shape.items, 1) << " loads in flight per thread";
+    else
+      grid << format_grouped(static_cast<std::int64_t>(ceil_div(n, stage.shape.threads))) << " blocks of "
+           << stage.shape.threads;
+    out << std::setw(3) << stage.number << "  " << std::left << std::setw(16) << stage.name << std::right
+        << std::setw(12) << 4 * per_load << std::setw(19) << format_grouped(static_cast<std::int64_t>(loads)) << "  "
+        << grid.str() << "\n";
   }
   return out.str();
 }
@@ -72,10 +88,18 @@ Chapter<Plan> chapter() {
     cli.app()
         .add_option("--range", plan.range, "Inputs are drawn uniformly from [-R, R]")
         ->capture_default_str()
-        ->transform(decimal_in(0, std::numeric_limits<std::int32_t>::max()));
+        ->transform(decimal_in(0, std::numeric_limits<std::int32_t>::max()))
+        ->excludes(cli.option("--analyze"));
   };
   spec.stages = [](const Plan&) { return describe(square_stages()); };
-  spec.analyze = {"Print each stage's grid for --n and exit (no GPU needed)", {"--n"}, {Format::table}, analyze};
+  spec.require_host_memory = [](const Plan&, const CommonOptions& options) {
+    // The input, the reference and the downloaded output.
+    require_host_bytes(3.0 * sizeof(std::int32_t) * static_cast<double>(options.n), n_as_given(options));
+  };
+  spec.analyze = {"Print each stage's load instructions and grid for --n and exit (no GPU needed)",
+                  {"--n"},
+                  {Format::table},
+                  analyze};
   spec.run = [](Session& session, const Plan& plan) {
     session.require_device_bytes(2.0 * sizeof(std::int32_t) * session.options().n);
     SquareProblem problem(session.options().n, plan, session.options().seed);

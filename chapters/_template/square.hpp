@@ -25,9 +25,14 @@ STEPWISE_HD inline std::int32_t square_wrapping(std::int32_t value) {
 using SquareLaunch = void (*)(const std::int32_t* in, std::int32_t* out, std::size_t n, const LaunchShape& shape,
                               cudaStream_t stream);
 
-/// What the chapter's analysis reads about a stage, set in the stage's own file.
+/// What the chapter's analysis and tests read about a stage, set in the stage's own file.
 struct SquareTraits {
-  int elements_per_thread = 1;  ///< elements one thread squares per launch step (0: the library)
+  /// The int32 elements one load instruction reads: 1 (an int32), 4 (an int4); 0 for the
+  /// library row, which chooses its own loads and grid.
+  int elements_per_load = 1;
+  /// Whether the grid is sized to the GPU (`shape.blocks_per_sm` blocks on every SM) and the
+  /// threads walk the array by the grid's size; otherwise one thread per load, the grid sized to n.
+  bool grid_stride = false;
 };
 
 /// A row of the chapter's table.
@@ -36,7 +41,11 @@ using SquareStage = Stage<SquareLaunch, SquareTraits>;
 /// The chapter's table: its stages in teaching order, then the library rows.
 const std::vector<SquareStage>& square_stages();
 
+/// The CPU reference: square_wrapping of every element of @p input, in order.
+std::vector<std::int32_t> square_on_cpu(const std::vector<std::int32_t>& input);
+
 SquareStage one_per_thread();     ///< stages/01_one_per_thread.cu
+SquareStage int4_grid_stride();   ///< stages/02_int4_grid_stride.cu
 SquareStage library_transform();  ///< stages/lib_thrust_transform.cu
 
 }  // namespace stepwise::square

@@ -32,6 +32,8 @@ SquareStage one_per_thread() {
   stage.shape = {256};
   stage.sweep = shape_grid({128, 256, 512, 1024});
   stage.launch = launch;
+  stage.traits.elements_per_load = 1;  // an int32 per load
+  stage.traits.grid_stride = false;    // the grid is sized to n: one thread per element
   return stage;
 }
 

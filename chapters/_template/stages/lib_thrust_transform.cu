@@ -26,7 +26,7 @@ SquareStage library_transform() {
   stage.lesson = "the library on the same data";
   stage.kind = RowKind::library;
   stage.launch = launch;
-  stage.traits.elements_per_thread = 0;
+  stage.traits.elements_per_load = 0;
   return stage;
 }
 
