@@ -7,8 +7,8 @@
 #include <sstream>
 #include <vector>
 
-#include "options.hpp"
 #include "host/sizes.hpp"
+#include "options.hpp"
 
 namespace stepwise::divergence {
 namespace {
@@ -41,7 +41,7 @@ struct Analysis {
   WarpCost own;
   struct Row {
     int number;
-    const char* name;
+    std::string name;
     double issued, efficiency;
     std::size_t divergent, moved;
   };
@@ -49,7 +49,14 @@ struct Analysis {
   Sample sample;
 };
 
-Analysis analysis_of(const Plan& plan, std::uint64_t n, std::uint64_t seed) {
+/// The number of the first of @p stages arranged as @p arrangement (0 when none is).
+int first_arranged(const std::vector<StageFacts>& stages, Arrangement arrangement) {
+  for (const StageFacts& stage : stages)
+    if (stage.traits.arrangement == arrangement) return stage.info.number;
+  return 0;
+}
+
+Analysis analysis_of(const Plan& plan, std::uint64_t n, std::uint64_t seed, const std::vector<StageFacts>& stages) {
   Analysis result;
   result.analyzed = std::min(n, kMaxAnalyzedElements);
   const std::vector<std::uint8_t> paths = first_paths(plan, result.analyzed, seed, result.rounds);
@@ -60,34 +67,48 @@ Analysis analysis_of(const Plan& plan, std::uint64_t n, std::uint64_t seed) {
   result.own = own;
   const std::vector<std::uint32_t> sorted = order_by_path(paths);
   const WarpCost grouped = warp_cost(paths, sorted, rounds);
-  const std::vector<std::uint32_t> partial = partial_order(paths);
-  const WarpCost partly = warp_cost(paths, partial, rounds);
-  const std::size_t partial_moved = partial_moves(paths).size();
   result.sample = sample_warps(paths, rounds);
   const bool remaps = result.sample.remaps();
-  std::vector<Analysis::Row>& rows = result.rows;
-  rows = {{1, "divergent", own.branch_rounds, own.branch_efficiency(), own.divergent_warps, 0},
-          {2, "branch-light", own.loop_rounds, own.loop_efficiency(), own.divergent_warps, 0},
-          {3, "redirect", grouped.loop_rounds, grouped.loop_efficiency(), grouped.divergent_warps, moved_by(sorted)},
-          {4, "transform", grouped.loop_rounds, grouped.loop_efficiency(), grouped.divergent_warps, moved_by(sorted)},
-          {5, "partial", partly.loop_rounds, partly.loop_efficiency(), partly.divergent_warps, partial_moved}};
-  if (plan.workload == WorkloadKind::mutation) {
-    rows.push_back({6, "pipelined-cpu", grouped.loop_rounds, grouped.loop_efficiency(), grouped.divergent_warps,
-                    moved_by(sorted)});
-    const std::vector<std::uint32_t> heaviest = order_by_slot(paths, heaviest_first(result.rounds, plan.paths));
-    const WarpCost pipelined = warp_cost(paths, heaviest, rounds);
-    rows.push_back({7, "pipelined", pipelined.loop_rounds, pipelined.loop_efficiency(), pipelined.divergent_warps,
-                    moved_by(heaviest)});
+  for (const StageFacts& stage : stages) {
+    Analysis::Row row{stage.info.number, stage.info.name, 0, 0, 0, 0};
+    const auto costed = [&row](const WarpCost& cost, std::size_t moved) {
+      row.issued = cost.loop_rounds;
+      row.efficiency = cost.loop_efficiency();
+      row.divergent = cost.divergent_warps;
+      row.moved = moved;
+    };
+    switch (stage.traits.arrangement) {
+      case Arrangement::own_branches:
+        row.issued = own.branch_rounds;
+        row.efficiency = own.branch_efficiency();
+        row.divergent = own.divergent_warps;
+        break;
+      case Arrangement::own_loop:
+        costed(own, 0);
+        break;
+      case Arrangement::by_path:
+        costed(grouped, moved_by(sorted));
+        break;
+      case Arrangement::partial:
+        costed(warp_cost(paths, partial_order(paths), rounds), partial_moves(paths).size());
+        break;
+      case Arrangement::heaviest_first: {
+        const std::vector<std::uint32_t> heaviest = order_by_slot(paths, heaviest_first(result.rounds, plan.paths));
+        costed(warp_cost(paths, heaviest, rounds), moved_by(heaviest));
+        break;
+      }
+      case Arrangement::sampled:
+        costed(remaps ? grouped : own, remaps ? moved_by(sorted) : 0);
+        break;
+      case Arrangement::lean: {
+        std::size_t listed = 0;
+        const WarpCost lean = lean_cost(paths, costliest_path(result.rounds, plan.paths), rounds, &listed);
+        costed(lean, listed);
+        break;
+      }
+    }
+    result.rows.push_back(row);
   }
-  std::size_t lean_listed = 0;
-  const WarpCost lean = plan.workload == WorkloadKind::mutation
-                            ? lean_cost(paths, costliest_path(result.rounds, plan.paths), rounds, &lean_listed)
-                            : WarpCost{};
-  rows.push_back({8, "controlled", remaps ? grouped.loop_rounds : own.loop_rounds,
-                  remaps ? grouped.loop_efficiency() : own.loop_efficiency(),
-                  remaps ? grouped.divergent_warps : own.divergent_warps, remaps ? moved_by(sorted) : 0});
-  if (plan.workload == WorkloadKind::mutation)
-    rows.push_back({9, "pipelined-lean", lean.loop_rounds, lean.loop_efficiency(), lean.divergent_warps, lean_listed});
   return result;
 }
 
@@ -107,8 +128,8 @@ std::vector<unsigned> paths_per_warp(const std::vector<std::uint8_t>& paths, con
 
 }  // namespace
 
-std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed) {
-  const Analysis analysis = analysis_of(plan, n, seed);
+std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed, const std::vector<StageFacts>& stages) {
+  const Analysis analysis = analysis_of(plan, n, seed, stages);
   const std::uint64_t analyzed = analysis.analyzed;
   std::ostringstream out;
   out << "chapter 07 --analyze | n = " << format_count(n) << " | " << describe_workload(plan) << " | seed " << seed
@@ -135,21 +156,26 @@ std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed) {
                 "divergent warps", "elements moved");
   out << line;
   for (const Analysis::Row& row : analysis.rows) {
-    std::snprintf(line, sizeof line, "%3d  %-14s %18s %10.1f%% %16s %14s\n", row.number, row.name,
+    std::snprintf(line, sizeof line, "%3d  %-14s %18s %10.1f%% %16s %14s\n", row.number, row.name.c_str(),
                   commas(static_cast<std::uint64_t>(row.issued)).c_str(), 100.0 * row.efficiency,
                   commas(row.divergent).c_str(), commas(row.moved).c_str());
     out << line;
   }
   const Sample& sample = analysis.sample;
-  std::snprintf(line, sizeof line,
-                "\nstage 8's sample: %.0f warps, %.1f rounds per warp without a remap, %.1f grouped by path: "
-                "saves %.1f >= %.0f? %s\n",
-                sample.warps, sample.warps > 0 ? sample.sum_max / sample.warps : 0.0,
-                sample.warps > 0 ? sample.sum_mean / sample.warps : 0.0,
-                sample.warps > 0 ? (sample.sum_max - sample.sum_mean) / sample.warps : 0.0, kBreakEvenRounds,
-                sample.remaps() ? "yes: remaps (stage 3)" : "no: runs stage 2");
+  const std::string decision =
+      sample.remaps() ? "yes: remaps (stage " + std::to_string(first_arranged(stages, Arrangement::by_path)) + ")"
+                      : "no: runs stage " + std::to_string(first_arranged(stages, Arrangement::own_loop));
+  std::snprintf(
+      line, sizeof line,
+      "\nstage %d's sample: %.0f warps, %.1f rounds per warp without a remap, %.1f grouped by path: "
+      "saves %.1f >= %.0f? %s\n",
+      first_arranged(stages, Arrangement::sampled), sample.warps,
+      sample.warps > 0 ? sample.sum_max / sample.warps : 0.0, sample.warps > 0 ? sample.sum_mean / sample.warps : 0.0,
+      sample.warps > 0 ? (sample.sum_max - sample.sum_mean) / sample.warps : 0.0, kBreakEvenRounds, decision.c_str());
   out << line;
-  out << "warp-rounds issued: per warp of 32 threads, the sum of its paths' rounds (stage 1, a branch per path)\n"
+  out << "warp-rounds issued: per warp of 32 threads, the sum of its paths' rounds (stage "
+      << first_arranged(stages, Arrangement::own_branches)
+      << ", a branch per path)\n"
          "or its longest lane's rounds (one loop); efficiency: lanes busy per issued round. Per step.\n";
   return out.str();
 }
@@ -165,7 +191,7 @@ PvectorExample pvector_example() {
   return example;
 }
 
-std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed) {
+std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed, const std::vector<StageFacts>& stages) {
   using json = nlohmann::ordered_json;  // keys in the order written: the schema reads top-down
   const PvectorExample example = pvector_example();
   json pvectors = json::array();
@@ -183,7 +209,7 @@ std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed) 
                                  {"order", example.order},
                                  {"paths_per_warp_before", example.paths_before},
                                  {"paths_per_warp_after", example.paths_after}};
-  const Analysis analysis = analysis_of(plan, n, seed);
+  const Analysis analysis = analysis_of(plan, n, seed, stages);
   json histogram = json::array();
   for (unsigned p = 0; p < plan.paths; ++p)
     histogram.push_back({{"path", p}, {"rounds", analysis.rounds[p]}, {"elements", analysis.histogram[p]}});

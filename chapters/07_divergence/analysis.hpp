@@ -17,7 +17,8 @@ namespace stepwise::divergence {
 /// busy per issued round), the elements each remap moves, and stage 8's decision. For the
 /// mutation workload, the first generation (every generation draws its paths alike). Of the
 /// first kMaxAnalyzedElements elements at most: the text says when it looked at fewer than n.
-std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed);
+/// The rows are @p stages, @p plan's table, each costed by its arrangement.
+std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed, const std::vector<StageFacts>& stages);
 
 /// The paper's path-vector example (Zhang et al., ICS 2010, slides 10-16), remapped by the
 /// chapter's own order: each thread tid holds A[tid]; two branches, `if (A[tid] % 2)` and
@@ -38,6 +39,6 @@ PvectorExample pvector_example();
 
 /// The JSON form of analyze() ("analysis": "divergence-remap"), with the path-vector example:
 /// what `tools/plot analysis` draws the remapping diagram from.
-std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed);
+std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed, const std::vector<StageFacts>& stages);
 
 }  // namespace stepwise::divergence

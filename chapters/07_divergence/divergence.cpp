@@ -6,7 +6,7 @@
 
 namespace stepwise::divergence {
 
-Workspace::Workspace(std::size_t n, std::size_t item_bytes, std::size_t cub_bytes, bool host_orders)
+RemapScratch::RemapScratch(std::size_t n, std::size_t item_bytes, std::size_t cub_bytes, bool host_orders)
     : flags_(n), staged_(n * item_bytes), staged_results_(n * item_bytes), counters_(kCounters), cub_(cub_bytes) {
   for (int set = 0; set < 2; ++set) {
     keys_[set] = DeviceBuffer<std::uint8_t>(n);
@@ -25,7 +25,7 @@ Workspace::Workspace(std::size_t n, std::size_t item_bytes, std::size_t cub_byte
   for (cudaEvent_t& event : events_) STEPWISE_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
 }
 
-Workspace::~Workspace() {
+RemapScratch::~RemapScratch() {
   for (cudaEvent_t event : events_)
     if (event != nullptr) cudaEventDestroy(event);
   if (side_ != nullptr) cudaStreamDestroy(side_);
@@ -36,25 +36,20 @@ Workspace::~Workspace() {
 
 template <>
 const std::vector<DivergeStage<Synthetic>>& diverge_stages<Synthetic>() {
-  static const std::vector<DivergeStage<Synthetic>> stages = [] {
-    std::vector<DivergeStage<Synthetic>> table = {
-        divergent<Synthetic>(),     // stages/01_divergent.cu
-        branch_light<Synthetic>(),  // stages/02_branch_light.cu
-        redirect<Synthetic>(),      // stages/03_redirect.cu
-        transform<Synthetic>(),     // stages/04_transform.cu
-        partial<Synthetic>(),       // stages/05_partial.cu
-        controlled<Synthetic>(),    // stages/08_controlled.cu
-    };
-    const int numbers[] = {1, 2, 3, 4, 5, 8};  // stages 6 and 7 need paths known a step ahead
-    for (std::size_t k = 0; k < table.size(); ++k) table[k].number = numbers[k];
-    return table;
-  }();
+  static const std::vector<DivergeStage<Synthetic>> stages = {
+      divergent<Synthetic>(),     // stages/01_divergent.cu
+      branch_light<Synthetic>(),  // stages/02_branch_light.cu
+      redirect<Synthetic>(),      // stages/03_redirect.cu
+      transform<Synthetic>(),     // stages/04_transform.cu
+      partial<Synthetic>(),       // stages/05_partial.cu
+      controlled<Synthetic>(),    // stages/08_controlled.cu
+  };
   return stages;
 }
 
 template <>
 const std::vector<DivergeStage<Mutation>>& diverge_stages<Mutation>() {
-  static const std::vector<DivergeStage<Mutation>> stages = numbered<DivergeLaunch<Mutation>>({
+  static const std::vector<DivergeStage<Mutation>> stages = {
       divergent<Mutation>(),       // stages/01_divergent.cu
       branch_light<Mutation>(),    // stages/02_branch_light.cu
       redirect<Mutation>(),        // stages/03_redirect.cu
@@ -64,7 +59,7 @@ const std::vector<DivergeStage<Mutation>>& diverge_stages<Mutation>() {
       pipelined<Mutation>(),       // stages/07_pipelined.cu
       controlled<Mutation>(),      // stages/08_controlled.cu
       pipelined_lean<Mutation>(),  // stages/09_pipelined_lean.cu
-  });
+  };
   return stages;
 }
 

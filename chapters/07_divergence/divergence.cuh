@@ -11,9 +11,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "divergence.hpp"
 #include "host/check.hpp"
 #include "host/device.hpp"
-#include "divergence.hpp"
 #include "host/launch.hpp"
 
 namespace stepwise::divergence {
@@ -184,7 +184,7 @@ inline int path_bits(unsigned paths) {
 /// The remap: sorts @p m (path, index) pairs by path into set @p set's sorted arrays. The sort
 /// is stable, so each path's elements keep their order: a warp of the result reads 32
 /// consecutive elements of one path wherever it can.
-inline void sort_by_path(Workspace& workspace, int set, const std::uint8_t* keys, const std::uint32_t* indices,
+inline void sort_by_path(RemapScratch& workspace, int set, const std::uint8_t* keys, const std::uint32_t* indices,
                          std::size_t m, unsigned paths, cudaStream_t stream) {
   std::size_t bytes = workspace.cub_bytes();
   STEPWISE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(workspace.cub_storage(), bytes, keys, workspace.sorted_keys(set),
@@ -224,7 +224,7 @@ inline unsigned overlapped_remap_blocks() { return static_cast<unsigned>(current
 ///   `side`; `first` is true for step 0's, which has no work to hide behind.
 /// @param work `work(step, set, stream)` enqueues step @p step's work through set @p set.
 template <class Remap, class Work>
-void pipelined_steps(Workspace& workspace, unsigned steps, cudaStream_t stream, Remap&& remap, Work&& work) {
+void pipelined_steps(RemapScratch& workspace, unsigned steps, cudaStream_t stream, Remap&& remap, Work&& work) {
   const cudaStream_t side = workspace.side_stream();
   const cudaEvent_t start = workspace.event(0);
   const cudaEvent_t ready[2] = {workspace.event(1), workspace.event(2)};
@@ -249,7 +249,7 @@ void pipelined_steps(Workspace& workspace, unsigned steps, cudaStream_t stream, 
 
 /// Stage 3's step: classify, sort by path, run every element through the sorted order.
 template <class W>
-void redirected_step(const DivergeArgs<W>& args, Workspace& workspace, unsigned step, int threads,
+void redirected_step(const DivergeArgs<W>& args, RemapScratch& workspace, unsigned step, int threads,
                      cudaStream_t stream) {
   const StepBuffers<W> buffers = step_buffers(args, step);
   const unsigned blocks = blocks_for(args.n, threads);
@@ -267,7 +267,7 @@ void redirected_step(const DivergeArgs<W>& args, Workspace& workspace, unsigned 
 /// run, and moved back. Reads the count of moved elements back to the host (it sizes the
 /// sort). @return the number of elements moved.
 template <class W>
-std::size_t partial_step(const DivergeArgs<W>& args, Workspace& workspace, unsigned step, int threads,
+std::size_t partial_step(const DivergeArgs<W>& args, RemapScratch& workspace, unsigned step, int threads,
                          cudaStream_t stream) {
   using Item = typename W::Item;
   const StepBuffers<W> buffers = step_buffers(args, step);

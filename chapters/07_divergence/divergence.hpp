@@ -21,6 +21,7 @@
 
 #include "host/device_buffer.hpp"
 #include "host/stage.hpp"
+#include "inputs.hpp"
 #include "workload.hpp"
 
 namespace stepwise::divergence {
@@ -43,12 +44,12 @@ struct DivergeArgs {
 /// the moved elements, CUB's temporary storage, a few counters, a pinned host mirror of them,
 /// the side stream and events of the pipelined stages, and, with @p host_orders, two pinned host
 /// arrays of n indices where stage 6 computes its remaps on the CPU.
-class Workspace {
+class RemapScratch {
  public:
-  Workspace(std::size_t n, std::size_t item_bytes, std::size_t cub_bytes, bool host_orders);
-  ~Workspace();
-  Workspace(const Workspace&) = delete;
-  Workspace& operator=(const Workspace&) = delete;
+  RemapScratch(std::size_t n, std::size_t item_bytes, std::size_t cub_bytes, bool host_orders);
+  ~RemapScratch();
+  RemapScratch(const RemapScratch&) = delete;
+  RemapScratch& operator=(const RemapScratch&) = delete;
 
   std::uint8_t* keys(int set) { return keys_[set].data(); }
   std::uint8_t* sorted_keys(int set) { return sorted_keys_[set].data(); }
@@ -88,14 +89,16 @@ class Workspace {
 
 /// What every row is called with.
 template <class W>
-using DivergeLaunch = void (*)(const DivergeArgs<W>& args, Workspace& workspace, const LaunchShape& shape,
+using DivergeLaunch = void (*)(const DivergeArgs<W>& args, RemapScratch& workspace, const LaunchShape& shape,
                                cudaStream_t stream);
-/// A row of the table.
+/// A row of the table; its traits (inputs.hpp) say how it arranges the elements and what it does
+/// on the host mid-run.
 template <class W>
-using DivergeStage = Stage<DivergeLaunch<W>>;
+using DivergeStage = Stage<DivergeLaunch<W>, DivergeTraits>;
 
-/// The table of workload W: stages 1-8 (the synthetic workload has one step and no stages 6
-/// and 7, whose lesson needs steps whose paths are known ahead).
+/// The table of workload W. Each stage sets its own number, the same in both tables: the
+/// synthetic workload has one step, and lacks the stages whose lesson needs steps whose paths
+/// are known ahead.
 template <class W>
 const std::vector<DivergeStage<W>>& diverge_stages();
 
@@ -120,12 +123,12 @@ DivergeStage<W> pipelined_lean();  ///< stage 9, stages/09_pipelined_lean.cu
 
 /// Stage 7's remap, a counting sort by path: the indices of step @p step's elements, stably
 /// sorted by their path's slot in @p slots, into @p workspace's sorted_indices(@p set), by
-/// @p blocks blocks of 256 threads (1 to Workspace::kMaxRemapBlocks), each over a chunk of
+/// @p blocks blocks of 256 threads (1 to RemapScratch::kMaxRemapBlocks), each over a chunk of
 /// consecutive elements; the slots are left in keys(@p set). Enqueued on @p stream
 /// (stages/07_pipelined.cu).
 /// @throws std::invalid_argument for a number of blocks out of range.
 template <class W>
-void counting_remap(const DivergeArgs<W>& args, Workspace& workspace, unsigned step, int set, const PathSlots& slots,
+void counting_remap(const DivergeArgs<W>& args, RemapScratch& workspace, unsigned step, int set, const PathSlots& slots,
                     unsigned blocks, cudaStream_t stream);
 
 /// Stage 9's remap: bit i of @p workspace's indices(@p set) (as 32-bit words) is set when
@@ -135,7 +138,7 @@ void counting_remap(const DivergeArgs<W>& args, Workspace& workspace, unsigned s
 /// (stages/09_pipelined_lean.cu).
 /// @throws std::invalid_argument for no blocks.
 template <class W>
-void lean_remap(const DivergeArgs<W>& args, Workspace& workspace, unsigned step, int set, unsigned blocks,
+void lean_remap(const DivergeArgs<W>& args, RemapScratch& workspace, unsigned step, int set, unsigned blocks,
                 cudaStream_t stream);
 
 /// CUB's temporary storage for the sorts and selections of @p n elements (asks CUB; needs a GPU).

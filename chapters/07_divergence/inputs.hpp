@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "host/types.hpp"
 #include "workload.hpp"
 
 namespace stepwise::divergence {
@@ -20,16 +21,50 @@ enum class WorkloadKind { synthetic, mutation };
 /// The default rounds of path p: 64 x 2^p, at most 512 (--costs overrides them).
 unsigned default_rounds(unsigned p);
 
-/// Everything a run needs beyond the common options.
+/// Everything a run needs beyond the common options: the options bind to it as they are
+/// parsed, and validate_plan() (options.hpp) completes it.
 struct Plan {
   WorkloadKind workload = WorkloadKind::synthetic;
   unsigned paths = 4;              ///< synthetic: K
-  std::vector<unsigned> rounds;    ///< synthetic: rounds of each path (K values)
+  std::vector<unsigned> rounds;    ///< synthetic: rounds of each path (K values; --costs or the defaults)
   double divergence = 1.0;         ///< synthetic: the share of warps drawn mixed
   double mutation_rate = 0.1;      ///< mutation: the chance an individual mutates
   unsigned mutation_rounds = 512;  ///< mutation: bits a mutation flips
   unsigned steps = 1;              ///< mutation: generations (synthetic: 1)
-  bool analyze = false;
+  /// The workload options typed (`--paths`, `--steps`, ...): each applies to one workload only.
+  std::vector<std::string> given;
+  std::string n_typed;  ///< --n as typed, "" when not given (for the memory refusals)
+};
+
+/// How a stage gives the elements to threads: what --analyze costs it by.
+enum class Arrangement {
+  own_branches,    ///< thread t on element t, a branch per path (warp_cost's branch form)
+  own_loop,        ///< thread t on element t, the paths as one loop
+  by_path,         ///< thread t on element order_by_path()[t]
+  partial,         ///< partial_order(): only divergent warps' elements sorted
+  heaviest_first,  ///< order_by_slot() with the costliest path first (heaviest_first)
+  sampled,         ///< by_path when its sample says the remap pays (Sample::remaps), else own_loop
+  lean,            ///< the costliest path's elements listed and run after the others (lean_cost)
+};
+
+/// What a stage does on the host in the middle of its run (the report's note names them).
+enum class HostWork {
+  none,
+  reads_count,      ///< reads a count back to the host (to size a sort, to decide)
+  computes_remaps,  ///< computes its remaps on the host between launches
+};
+
+/// The facts of a stage the chapter's host code reads (--analyze, the report's notes, the tests),
+/// set in the stage's own file.
+struct DivergeTraits {
+  Arrangement arrangement = Arrangement::own_loop;
+  HostWork host_work = HostWork::none;
+};
+
+/// A row of the table as host-only code sees it: what --list shows, and its traits.
+struct StageFacts {
+  StageInfo info;
+  DivergeTraits traits;
 };
 
 /// The synthetic workload of @p plan.

@@ -11,7 +11,9 @@
 namespace stepwise::divergence {
 namespace {
 
-bool given(ChapterCli& cli, const char* name) { return cli.app().count(name) > 0; }
+bool given(const Plan& plan, const char* name) {
+  return std::find(plan.given.begin(), plan.given.end(), name) != plan.given.end();
+}
 
 std::string lowercase(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),
@@ -21,14 +23,15 @@ std::string lowercase(std::string text) {
 
 /// `6 (pipelined-cpu)` when --stage's @p selector (a number or a name) names a row of the
 /// mutation table that the synthetic table lacks, else "".
-std::string stage_of_mutation_only(const std::string& selector, const WorkloadTables& tables) {
+std::string stage_of_mutation_only(const std::string& selector, const std::vector<StageInfo>& synthetic,
+                                   const std::vector<StageInfo>& mutation) {
   const auto matches = [&selector](const StageInfo& stage) {
     return (stage.kind == RowKind::kernel && std::to_string(stage.number) == selector) ||
            lowercase(stage.name) == lowercase(selector);
   };
-  if (std::any_of(tables.synthetic.begin(), tables.synthetic.end(), matches)) return "";
-  const auto stage = std::find_if(tables.mutation.begin(), tables.mutation.end(), matches);
-  if (stage == tables.mutation.end()) return "";
+  if (std::any_of(synthetic.begin(), synthetic.end(), matches)) return "";
+  const auto stage = std::find_if(mutation.begin(), mutation.end(), matches);
+  if (stage == mutation.end()) return "";
   return std::to_string(stage->number) + " (" + stage->name + ")";
 }
 
@@ -76,93 +79,88 @@ std::vector<unsigned> parse_costs(const std::string& text) {
   return rounds;
 }
 
-void add_chapter_options(ChapterCli& cli, ChapterOptions& options, const WorkloadTables* tables) {
+void add_chapter_options(ChapterCli& cli, Plan& plan, TableOf table_of) {
   CLI::App& app = cli.app();
-  app.add_option("--workload", options.workload,
-                 "synthetic (K paths of different cost, a chosen share of mixed warps) or mutation (a genetic "
-                 "algorithm's mutation step, generation after generation)")
-      ->capture_default_str()
+  // An option of one workload: noted as given, for validate_plan.
+  const auto noted = [&plan](CLI::Option* option) {
+    const std::string name = option->get_name();
+    return option->each([&plan, name](const std::string&) { plan.given.push_back(name); });
+  };
+  app.add_option_function<std::string>(
+         "--workload", [&plan](const std::string& text) { plan.workload = parse_workload(text); },
+         "synthetic (K paths of different cost, a chosen share of mixed warps) or mutation (a genetic "
+         "algorithm's mutation step, generation after generation)")
+      ->default_str("synthetic")
       ->check(parsed_by([](const std::string& text) { parse_workload(text); }, "synthetic|mutation"));
-  app.add_option("--paths", options.paths, "Synthetic: the number of paths K, 1 to 8")
-      ->capture_default_str()
-      ->transform(decimal_in(1, kMaxPaths));
-  app.add_option("--costs", options.costs,
-                 "Synthetic: the rounds of each path, K values (default 64 x 2^p, at most 512: 64,128,256,512)")
-      ->check(parsed_by([](const std::string& text) { parse_costs(text); }, "R0,R1,..."));
-  app.add_option("--divergence", options.divergence,
-                 "Synthetic: the share of warps whose elements draw their paths alone (0: every warp uniform, "
-                 "100%: every warp mixed)")
-      ->capture_default_str()
-      ->check(parsed_by([](const std::string& text) { parse_fraction(text, "divergence"); }, "P"));
-  app.add_option("--mutation-rate", options.mutation_rate, "Mutation: the chance that an individual mutates")
-      ->capture_default_str()
-      ->check(parsed_by([](const std::string& text) { parse_fraction(text, "mutation rate"); }, "P"));
-  app.add_option("--mutation-rounds", options.mutation_rounds, "Mutation: the bits a mutation flips, one after another")
-      ->capture_default_str()
-      ->transform(decimal_in(1, 65536));
-  app.add_option("--steps", options.steps, "Mutation: the generations run (default 8)")->transform(decimal_in(1, 1000));
-  CLI::Option* analyze = cli.add_analyze_flag(
-      options.analyze,
-      "Print the paths, the divergent warps and each stage's warp efficiency and moved elements (of the first 2^26 "
-      "elements at most), as a table or (--format json) with the paper's path-vector example, the document "
-      "tools/plot draws the remapping diagram from; needs no GPU",
-      {"--n", "--seed", "--format"});
-  analyze->excludes(app.get_option("--steps"));  // it analyzes the first generation
-  app.final_callback([&cli, &options, tables] {
-    if (options.analyze && given(cli, "--format")) {
-      const std::string format = cli.option("--format")->as<std::string>();
-      if (format != "table" && format != "json")
-        throw CLI::ValidationError("--format " + format + ": --analyze prints table or json");
-    }
-    if (tables != nullptr) {
-      if (options.workload == "mutation") return;
-      for (const std::string& selector : cli.option("--stage")->results()) {
-        const std::string stage = stage_of_mutation_only(selector, *tables);
-        if (!stage.empty())
-          throw CLI::ValidationError("--stage " + selector + ": stage " + stage +
-                                     " exists only for --workload mutation");
-      }
+  noted(app.add_option("--paths", plan.paths, "Synthetic: the number of paths K, 1 to 8")
+            ->capture_default_str()
+            ->type_name("INT")
+            ->transform(decimal_in(1, kMaxPaths)));
+  noted(app.add_option_function<std::string>(
+               "--costs", [&plan](const std::string& text) { plan.rounds = parse_costs(text); },
+               "Synthetic: the rounds of each path, K values (default 64 x 2^p, at most 512: 64,128,256,512)")
+            ->check(parsed_by([](const std::string& text) { parse_costs(text); }, "R0,R1,...")));
+  noted(app.add_option_function<std::string>(
+               "--divergence",
+               [&plan](const std::string& text) { plan.divergence = parse_fraction(text, "divergence"); },
+               "Synthetic: the share of warps whose elements draw their paths alone (0: every warp uniform, "
+               "100%: every warp mixed)")
+            ->default_str("100%")
+            ->check(parsed_by([](const std::string& text) { parse_fraction(text, "divergence"); }, "P")));
+  noted(app.add_option_function<std::string>(
+               "--mutation-rate",
+               [&plan](const std::string& text) { plan.mutation_rate = parse_fraction(text, "mutation rate"); },
+               "Mutation: the chance that an individual mutates")
+            ->default_str("10%")
+            ->check(parsed_by([](const std::string& text) { parse_fraction(text, "mutation rate"); }, "P")));
+  noted(app.add_option("--mutation-rounds", plan.mutation_rounds,
+                       "Mutation: the bits a mutation flips, one after another")
+            ->capture_default_str()
+            ->type_name("INT")
+            ->transform(decimal_in(1, 65536)));
+  CLI::Option* steps = noted(app.add_option("--steps", plan.steps, "Mutation: the generations run (default 8)")
+                                 ->type_name("INT")
+                                 ->transform(decimal_in(1, 1000)));
+  steps->excludes(cli.option("--analyze"));  // it analyzes the first generation
+  cli.option("--n")->each([&plan](const std::string& text) { plan.n_typed = text; });
+  app.final_callback([&cli, &plan, table_of] {
+    if (plan.workload == WorkloadKind::mutation) return;
+    Plan mutation;
+    mutation.workload = WorkloadKind::mutation;
+    const std::vector<StageInfo> synthetic_table = table_of(Plan{}), mutation_table = table_of(mutation);
+    for (const std::string& selector : cli.option("--stage")->results()) {
+      const std::string stage = stage_of_mutation_only(selector, synthetic_table, mutation_table);
+      if (!stage.empty())
+        throw CLI::ValidationError("--stage " + selector + ": stage " + stage + " exists only for --workload mutation");
     }
   });
 }
 
-WorkloadKind workload_in_arguments(int argc, const char* const* argv) {
-  ChapterOptions options;
-  const bool parsed =
-      probe_chapter_options(argc, argv, chapter_info(), options,
-                            [](ChapterCli& cli, ChapterOptions& read) { add_chapter_options(cli, read); });
-  return parsed ? parse_workload(options.workload) : WorkloadKind::synthetic;
-}
-
-Plan make_plan(ChapterCli& cli, const ChapterOptions& options, std::uint64_t n) {
+void validate_plan(Plan& plan, const CommonOptions& options) {
+  const std::uint64_t n = options.n;
   if (n > kMaxN) throw UsageError("--n " + format_count(n) + " is above 2^32 - 1 (the remap's indices are 32-bit)");
-  Plan plan;
-  plan.workload = parse_workload(options.workload);
-  plan.analyze = options.analyze;
   if (plan.workload == WorkloadKind::synthetic) {
     for (const char* name : {"--mutation-rate", "--mutation-rounds", "--steps"})
-      if (given(cli, name)) throw UsageError(std::string(name) + " applies to --workload mutation only");
-    plan.paths = static_cast<unsigned>(options.paths);
-    plan.divergence = parse_fraction(options.divergence, "divergence");
-    if (options.costs.empty()) {
+      if (given(plan, name)) throw UsageError(std::string(name) + " applies to --workload mutation only");
+    if (!given(plan, "--costs")) {
+      plan.rounds.clear();
       for (unsigned p = 0; p < plan.paths; ++p) plan.rounds.push_back(default_rounds(p));
-    } else {
-      plan.rounds = parse_costs(options.costs);
-      if (plan.rounds.size() != plan.paths)
-        throw UsageError("--costs lists " + std::to_string(plan.rounds.size()) + " paths; --paths is " +
-                         std::to_string(plan.paths));
+    } else if (plan.rounds.size() != plan.paths) {
+      throw UsageError("--costs lists " + std::to_string(plan.rounds.size()) + " paths; --paths is " +
+                       std::to_string(plan.paths));
     }
     plan.steps = 1;
   } else {
     for (const char* name : {"--paths", "--costs", "--divergence"})
-      if (given(cli, name)) throw UsageError(std::string(name) + " applies to --workload synthetic only");
+      if (given(plan, name)) throw UsageError(std::string(name) + " applies to --workload synthetic only");
     plan.paths = Mutation::paths;
-    plan.mutation_rate = parse_fraction(options.mutation_rate, "mutation rate");
-    plan.mutation_rounds = static_cast<unsigned>(options.mutation_rounds);
     plan.rounds = {1, plan.mutation_rounds};
-    plan.steps = options.steps > 0 ? static_cast<unsigned>(options.steps) : kDefaultGenerations;
+    if (!given(plan, "--steps")) plan.steps = kDefaultGenerations;
   }
-  return plan;
+}
+
+std::string n_as_given(const Plan& plan, const CommonOptions& options) {
+  return plan.n_typed.empty() ? "the default --n " + format_count(options.n) : "--n " + plan.n_typed;
 }
 
 namespace {

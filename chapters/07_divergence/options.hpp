@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "host/cli.hpp"
-#include "inputs.hpp"
 #include "host/types.hpp"
+#include "inputs.hpp"
 
 namespace stepwise::divergence {
 
@@ -23,35 +23,15 @@ inline constexpr std::uint64_t kMaxN = (std::uint64_t{1} << 32) - 1;
 /// The default generations of the mutation workload.
 inline constexpr unsigned kDefaultGenerations = 8;
 
-/// The chapter's own options, registered by add_chapter_options and read back by make_plan.
-struct ChapterOptions {
-  std::string workload = "synthetic";
-  int paths = 4;
-  std::string costs;  ///< empty: default_rounds
-  std::string divergence = "100%";
-  std::string mutation_rate = "10%";
-  int mutation_rounds = 512;
-  int steps = 0;  ///< 0: the workload's default
-  bool analyze = false;
-};
+/// The table of a plan, as --list shows it (the chapter's; the tests may pass their own).
+using TableOf = std::vector<StageInfo> (*)(const Plan& plan);
 
-/// Each workload's table as --list shows it: the mutation workload has stages 6, 7 and 9 more.
-struct WorkloadTables {
-  std::vector<StageInfo> synthetic, mutation;
-};
-
-/// Adds --workload, --paths, --costs, --divergence, --mutation-rate, --mutation-rounds, --steps
-/// and --analyze to @p cli, writing into @p options (which must outlive the parse). With
-/// @p tables, a --stage that names a stage of the mutation table only is refused, when the
-/// workload is synthetic, as existing only for --workload mutation (@p cli, @p options and
-/// @p tables must outlive the parse).
-void add_chapter_options(ChapterCli& cli, ChapterOptions& options, const WorkloadTables* tables = nullptr);
-
-/// The workload @p argv asks for, read by CLI11 with the chapter's own options, so that
-/// `--workload=mutation` and `--workload mutation` are one: main builds the ChapterCli with
-/// that workload's table. Synthetic when the command line does not parse (the ChapterCli's parse
-/// then says why).
-WorkloadKind workload_in_arguments(int argc, const char* const* argv);
+/// Adds --workload, --paths, --costs, --divergence, --mutation-rate, --mutation-rounds and
+/// --steps to @p cli, each written into @p plan as it is parsed (@p cli and @p plan must outlive
+/// the parse); --steps is refused beside --analyze (the ChapterCli must have its --analyze flag
+/// already). A --stage that names a stage of @p table_of's mutation table only is refused, when
+/// the workload is synthetic, as existing only for --workload mutation.
+void add_chapter_options(ChapterCli& cli, Plan& plan, TableOf table_of);
 
 /// `synthetic` or `mutation`.
 WorkloadKind parse_workload(const std::string& text);
@@ -59,11 +39,16 @@ WorkloadKind parse_workload(const std::string& text);
 /// @throws std::invalid_argument naming @p text.
 std::vector<unsigned> parse_costs(const std::string& text);
 
-/// The plan of a parsed command line for @p n elements.
+/// Completes @p plan for the common options @p options (the rounds, the steps, the mutation
+/// workload's paths), after the common checks.
 /// @throws UsageError for options that contradict each other (a synthetic option with the
 ///   mutation workload, --costs of the wrong length, --steps with the synthetic workload) or an
 ///   n of 2^32 or more.
-Plan make_plan(ChapterCli& cli, const ChapterOptions& options, std::uint64_t n);
+void validate_plan(Plan& plan, const CommonOptions& options);
+
+/// The size of the run as messages about memory name it: `--n 2^30` as the user typed it, `the
+/// default --n 2^24` when not.
+std::string n_as_given(const Plan& plan, const CommonOptions& options);
 
 /// The host memory a run of @p plan over @p n elements holds at its peak: the input, the
 /// reference and its reruns, the output the check downloads, and (mutation) the pinned remaps of

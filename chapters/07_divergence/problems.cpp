@@ -2,8 +2,9 @@
 
 #include <utility>
 
-#include "options.hpp"
+#include "chapter.hpp"
 #include "host/sizes.hpp"
+#include "options.hpp"
 
 namespace stepwise::divergence {
 
@@ -16,8 +17,8 @@ DivergeProblem<W>::DivergeProblem(const W& work, std::vector<Item> input, unsign
       in_(input_),
       out_(input_.size()),
       spare_(input_.size()),
-      workspace_(std::make_unique<Workspace>(input_.size(), sizeof(Item), cub_temp_bytes(input_.size()),
-                                             !W::kPathReadsItem)) {}
+      workspace_(std::make_unique<RemapScratch>(input_.size(), sizeof(Item), cub_temp_bytes(input_.size()),
+                                                !W::kPathReadsItem)) {}
 
 template <class W>
 std::string DivergeProblem<W>::element_type() const {
@@ -46,7 +47,7 @@ void DivergeProblem<W>::run_cpu_reference() {
 }
 
 template <class W>
-void DivergeProblem<W>::launch(DivergeLaunch<W> launch, const LaunchShape& shape, cudaStream_t stream) {
+void DivergeProblem<W>::launch(const DivergeStage<W>& stage, const LaunchShape& shape, cudaStream_t stream) {
   DivergeArgs<W> args;
   args.work = work_;
   args.in = in_.data();
@@ -55,24 +56,53 @@ void DivergeProblem<W>::launch(DivergeLaunch<W> launch, const LaunchShape& shape
   args.n = input_.size();
   args.steps = steps_;
   args.remapped = &remapped_;
-  launch(args, *workspace_, shape, stream);
+  stage.launch(args, *workspace_, shape, stream);
 }
 
 namespace {
+
+/// The numbers of the rows of @p stages that do @p work on the host mid-run.
+template <class W>
+std::vector<int> doing(const std::vector<DivergeStage<W>>& stages, HostWork work) {
+  std::vector<int> numbers;
+  for (const DivergeStage<W>& stage : stages)
+    if (stage.traits.host_work == work) numbers.push_back(stage.number);
+  return numbers;
+}
+
+/// What the report says about the rows that work on the host mid-run.
+template <class W>
+std::string host_work_note(const std::vector<DivergeStage<W>>& stages) {
+  const std::vector<int> reading = doing(stages, HostWork::reads_count);
+  const std::vector<int> computing = doing(stages, HostWork::computes_remaps);
+  std::vector<std::string> parts;
+  if (!reading.empty())
+    parts.push_back(describe_stage_numbers(reading) + (reading.size() == 1 ? " reads" : " read") +
+                    " a count back to the host mid-run (to size the sort, to decide)");
+  if (!computing.empty())
+    parts.push_back(describe_stage_numbers(computing) + (computing.size() == 1 ? " computes its" : " compute their") +
+                    " remaps on the host between launches");
+  if (parts.empty()) return "";
+  return (parts.size() == 1 ? parts[0] : parts[0] + ", and " + parts[1]) +
+         ": they are timed without holding the stream, so their times include that host work and the launches "
+         "after it";
+}
 
 template <class W>
 int run_table(Session& session, const Plan& plan, const W& work, std::vector<typename W::Item> input) {
   DivergeProblem<W> problem(work, std::move(input), plan.steps);
   session.note(format_count(session.options().n) + " elements, " + describe_workload(plan));
-  session.note(
-      "stages 5 and 8 read a count back to the host mid-run (to size the sort, to decide), and stage 6 computes "
-      "its remaps on the host between launches: they are timed without holding the stream, so their times "
-      "include that host work and the launches after it");
-  const int code = session.run(diverge_stages<W>(), problem,
-                               [&](DivergeLaunch<W> launch, const LaunchShape& shape, cudaStream_t stream) {
-                                 problem.launch(launch, shape, stream);
-                               });
-  return code;
+  const std::string note = host_work_note(diverge_stages<W>());
+  if (!note.empty()) session.note(note);
+  return session.run(diverge_stages<W>(), problem);
+}
+
+/// The host-side view of @p stages: each row's StageInfo and traits.
+template <class W>
+std::vector<StageFacts> facts_of(const std::vector<DivergeStage<W>>& stages) {
+  std::vector<StageFacts> facts;
+  for (const DivergeStage<W>& stage : stages) facts.push_back({stage, stage.traits});
+  return facts;
 }
 
 }  // namespace
@@ -80,6 +110,11 @@ int run_table(Session& session, const Plan& plan, const W& work, std::vector<typ
 std::vector<StageInfo> stage_infos(const Plan& plan) {
   return plan.workload == WorkloadKind::mutation ? describe(diverge_stages<Mutation>())
                                                  : describe(diverge_stages<Synthetic>());
+}
+
+std::vector<StageFacts> stage_facts(const Plan& plan) {
+  return plan.workload == WorkloadKind::mutation ? facts_of(diverge_stages<Mutation>())
+                                                 : facts_of(diverge_stages<Synthetic>());
 }
 
 int run_plan(Session& session, const Plan& plan) {

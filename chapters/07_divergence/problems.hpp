@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
-#include "host/device_buffer.hpp"
 #include "divergence.hpp"
+#include "host/device_buffer.hpp"
 #include "host/harness.hpp"
 #include "inputs.hpp"
 
@@ -29,8 +29,8 @@ class DivergeProblem final : public Problem {
   Check check_output() override;
   void run_cpu_reference() override;
 
-  /// Runs one row on this problem's buffers.
-  void launch(DivergeLaunch<W> launch, const LaunchShape& shape, cudaStream_t stream);
+  /// Runs @p stage on this problem's buffers and scratch.
+  void launch(const DivergeStage<W>& stage, const LaunchShape& shape, cudaStream_t stream);
   /// Whether stage 8's last run remapped.
   bool controlled_remapped() const { return remapped_ != 0; }
   /// The elements stage 5's last step moved (read back by the stage).
@@ -41,12 +41,9 @@ class DivergeProblem final : public Problem {
   unsigned steps_;
   std::vector<Item> input_, reference_, scratch_;
   DeviceBuffer<Item> in_, out_, spare_;
-  std::unique_ptr<Workspace> workspace_;
+  std::unique_ptr<RemapScratch> workspace_;
   int remapped_ = -1;
 };
-
-/// The rows of @p plan's table, as --list shows them.
-std::vector<StageInfo> stage_infos(const Plan& plan);
 
 /// Builds the plan's problem on the device and runs its table through @p session.
 /// @return kExitOk, or kExitFailed when a check failed.

@@ -4,7 +4,7 @@
 namespace stepwise::join {
 
 const std::vector<JoinStage>& join_stages() {
-  static const std::vector<JoinStage> table = numbered<JoinLaunch>({
+  static const std::vector<JoinStage> table = numbered<JoinStage>({
       join_naive(),           // stages/01_naive.cu
       join_sorted_search(),   // stages/02_sorted_search.cu
       join_one_launch(),      // stages/03_one_launch.cu

@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "join.cuh"
 #include "algorithm/lookback.hpp"
+#include "join.cuh"
 
 namespace stepwise::join {
 namespace {
@@ -38,6 +38,15 @@ std::size_t layout_bytes(std::size_t a_count, std::size_t b_count, std::size_t c
          aligned_bytes<unsigned char>(packed_lookback_layout(merge_tiles(a_count, b_count)).total_bytes);
 }
 
+/// @p count elements of T at byte @p offset of @p workspace; @p offset moves past them, rounded
+/// up to 256 bytes (every array starts 256-byte aligned).
+template <class T>
+T* take(Workspace& workspace, std::size_t& offset, std::size_t count) {
+  T* at = workspace.carve<T>(offset, count);
+  offset += aligned_bytes<T>(count);
+  return at;
+}
+
 }  // namespace
 
 std::size_t scan_temp_bytes(std::size_t object_count) {
@@ -54,30 +63,22 @@ std::size_t join_workspace_bytes(std::size_t a_count, std::size_t b_count, std::
 
 Scratch carve(const JoinArgs& args, Workspace& workspace) {
   const std::size_t temp = scan_temp_bytes(args.a_count + args.b_count);
-  const std::size_t needed = layout_bytes(args.a_count, args.b_count, args.capacity, temp);
-  if (needed > workspace.bytes())
-    throw std::invalid_argument("the workspace holds " + std::to_string(workspace.bytes()) + " bytes, the join needs " +
-                                std::to_string(needed));
-  unsigned char* next = workspace.data();
-  auto take = [&next](std::size_t bytes) {
-    unsigned char* at = next;
-    next += bytes;
-    return at;
-  };
+  workspace.require(layout_bytes(args.a_count, args.b_count, args.capacity, temp));
+  std::size_t offset = 0;
   Scratch scratch;
-  scratch.lower = reinterpret_cast<std::int32_t*>(take(aligned_bytes<std::int32_t>(args.a_count)));
-  scratch.upper = reinterpret_cast<std::int32_t*>(take(aligned_bytes<std::int32_t>(args.a_count)));
-  scratch.b_matched = take(aligned_bytes<std::uint8_t>(args.b_count));
-  scratch.offsets = reinterpret_cast<std::int32_t*>(take(aligned_bytes<std::int32_t>(args.a_count + args.b_count + 1)));
+  scratch.lower = take<std::int32_t>(workspace, offset, args.a_count);
+  scratch.upper = take<std::int32_t>(workspace, offset, args.a_count);
+  scratch.b_matched = take<std::uint8_t>(workspace, offset, args.b_count);
+  scratch.offsets = take<std::int32_t>(workspace, offset, args.a_count + args.b_count + 1);
   scratch.partition_count = partitions_per_set(args.a_count, args.b_count, args.capacity);
-  scratch.partitions =
-      reinterpret_cast<std::int64_t*>(take(kPartitionSets * aligned_bytes<std::int64_t>(scratch.partition_count)));
-  scratch.row_objects = reinterpret_cast<std::int32_t*>(take(aligned_bytes<std::int32_t>(args.capacity)));
-  scratch.scan_temp = take(aligned_bytes<unsigned char>(temp));
+  scratch.partitions = workspace.carve<std::int64_t>(offset, kPartitionSets * scratch.partition_count);
+  offset += kPartitionSets * aligned_bytes<std::int64_t>(scratch.partition_count);
+  scratch.row_objects = take<std::int32_t>(workspace, offset, args.capacity);
+  scratch.scan_temp = take<unsigned char>(workspace, offset, temp);
   scratch.scan_temp_bytes = temp;
-  scratch.b_rows = reinterpret_cast<std::int32_t*>(take(aligned_bytes<std::int32_t>(args.b_count)));
+  scratch.b_rows = take<std::int32_t>(workspace, offset, args.b_count);
   scratch.lookback_tiles = merge_tiles(args.a_count, args.b_count);
-  scratch.lookback = take(aligned_bytes<unsigned char>(packed_lookback_layout(scratch.lookback_tiles).total_bytes));
+  scratch.lookback = take<unsigned char>(workspace, offset, packed_lookback_layout(scratch.lookback_tiles).total_bytes);
   return scratch;
 }
 

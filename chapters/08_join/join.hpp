@@ -23,9 +23,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "host/device_buffer.hpp"
-#include "inputs.hpp"
 #include "host/stage.hpp"
+#include "host/workspace.hpp"
+#include "inputs.hpp"
 
 namespace stepwise::join {
 
@@ -44,21 +44,10 @@ struct JoinArgs {
   unsigned long long* row_count = nullptr;  ///< one counter: the join's row count
 };
 
-/// The device scratch every row of the table shares: the bounds, the objects' offsets, the
-/// partition kernels' tile boundaries, the library's temporary storage. Allocated before
-/// timing (join_workspace_bytes); a row overwrites what it uses.
-class Workspace {
- public:
-  /// @p bytes of device memory (none for 0).
-  explicit Workspace(std::size_t bytes = 0) : buffer_(bytes) {}
-  unsigned char* data() { return buffer_.data(); }
-  std::size_t bytes() const { return buffer_.size(); }
-
- private:
-  DeviceBuffer<unsigned char> buffer_;
-};
-
-/// What every row is called with.
+/// What every row is called with: the join's operands, the device scratch every row of the table
+/// shares (the bounds, the objects' offsets, the partition kernels' tile boundaries, the
+/// library's temporary storage; allocated before timing, join_workspace_bytes; a row overwrites
+/// what it uses), the shape and the stream.
 using JoinLaunch = void (*)(const JoinArgs& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream);
 /// A row of the table.
 using JoinStage = Stage<JoinLaunch>;

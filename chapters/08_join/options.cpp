@@ -34,28 +34,33 @@ double parse_duplication(const std::string& text) {
   return value;
 }
 
-void add_chapter_options(ChapterCli& cli, ChapterOptions& options) {
+void add_chapter_options(ChapterCli& cli, Plan& plan) {
   CLI::App& app = cli.app();
   CLI::Option* join =
-      app.add_option("--join", options.join,
-                     "The join: inner (matches only), left (and A's unmatched rows), right (and B's), outer (both)")
-          ->capture_default_str()
+      app.add_option_function<std::string>(
+             "--join",
+             [&plan](const std::string& text) {
+               plan.kind = parse_join(text);
+               plan.join_typed = "--join " + text;
+             },
+             "The join: inner (matches only), left (and A's unmatched rows), right (and B's), outer (both)")
+          ->default_str("inner")
           ->check(parsed_by([](const std::string& text) { parse_join(text); }, "inner|left|right|outer"));
-  CLI::Option* nb = add_count_option(app, "--nb", options.nb, "B's rows (default: --n, A's rows)");
+  CLI::Option* nb = add_count_option(app, "--nb", plan.nb, "B's rows (default: --n, A's rows)");
   CLI::Option* dup =
-      app.add_option("--dup", options.duplication,
-                     "How often each key appears in B on average (both tables draw from |B| / dup keys): each A row "
-                     "matches about dup B rows")
-          ->capture_default_str()
+      app.add_option_function<std::string>(
+             "--dup",
+             [&plan](const std::string& text) {
+               plan.duplication = parse_duplication(text);
+               plan.dup_typed = "--dup " + text;
+             },
+             "How often each key appears in B on average (both tables draw from |B| / dup keys): each A row "
+             "matches about dup B rows")
+          ->default_str("1")
           ->check(parsed_by([](const std::string& text) { parse_duplication(text); }, "D"));
-  CLI::Option* analyze = cli.add_analyze_flag(
-      options.analyze,
-      "Print the talk's inner-join walk-through (bounds, counts, scan, load-balancing search), its expansion's tiles "
-      "and the talk's outer join, as text or (--format json) for tools/plot; needs no GPU",
-      {"--format"});
-  analyze->excludes(join)->excludes(nb)->excludes(dup);
-  // The sizes are checked while parsing, so that --check-options (the tour's) refuses them too.
-  cli.app().final_callback([&cli, &options] { check_chapter_options(cli, options); });
+  for (CLI::Option* option : {join, nb, dup}) option->excludes(cli.option("--analyze"));
+  // --n as typed, for the refusals that name the sizes (validate_plan).
+  cli.option("--n")->each([&plan](const std::string& text) { plan.n_typed = text; });
 }
 
 namespace {
@@ -65,17 +70,14 @@ double key_count(const Plan& plan) {
   return std::max(1.0, std::round(static_cast<double>(plan.b_rows) / plan.duplication));
 }
 
-/// The plan of @p options at --n = @p n (@p dup_given, @p join_given: those options were typed).
-Plan plan_for(const ChapterOptions& options, const CountOption& n, bool dup_given, bool join_given) {
-  Plan plan;
-  plan.kind = parse_join(options.join);
+}  // namespace
+
+void validate_plan(Plan& plan, const CommonOptions& options) {
+  const CountOption n{!plan.n_typed.empty(), plan.n_typed.empty() ? format_count(options.n) : plan.n_typed, options.n};
   plan.a_rows = n.value;
-  plan.b_rows = options.nb.given ? options.nb.value : n.value;
-  plan.duplication = parse_duplication(options.duplication);
+  plan.b_rows = plan.nb.given ? plan.nb.value : n.value;
   std::string typed_options = typed("--n", n);
-  for (const std::string& option :
-       {typed("--nb", options.nb), dup_given ? "--dup " + options.duplication : std::string(),
-        join_given ? "--join " + options.join : std::string()})
+  for (const std::string& option : {typed("--nb", plan.nb), plan.dup_typed, plan.join_typed})
     if (!option.empty()) typed_options += (typed_options.empty() ? "" : " ") + option;
   plan.size_options = typed_options.empty() ? "the default sizes (" + format_count(plan.a_rows) + " x " +
                                                   format_count(plan.b_rows) + " rows)"
@@ -84,12 +86,12 @@ Plan plan_for(const ChapterOptions& options, const CountOption& n, bool dup_give
     throw UsageError(source + ": " + what + ", above 2^31 - 1 (int32 row indices)");
   };
   if (n.value > kMaxRows) refuse(typed("--n", n), "A has " + format_count(n.value) + " rows");
-  if (options.nb.given && options.nb.value > kMaxRows)
-    refuse(typed("--nb", options.nb), "B has " + format_count(options.nb.value) + " rows");
+  if (plan.nb.given && plan.nb.value > kMaxRows)
+    refuse(typed("--nb", plan.nb), "B has " + format_count(plan.nb.value) + " rows");
   if (plan.a_rows + plan.b_rows > kMaxRows) {
     const std::string source =
-        options.nb.given
-            ? (n.given ? typed("--n", n) + " " : "the default --n " + n.text + " and ") + typed("--nb", options.nb)
+        plan.nb.given
+            ? (n.given ? typed("--n", n) + " " : "the default --n " + n.text + " and ") + typed("--nb", plan.nb)
             : typed("--n", n) + " (--nb defaults to --n)";
     refuse(source, "A and B hold " + format_count(plan.a_rows + plan.b_rows) + " rows together");
   }
@@ -99,27 +101,6 @@ Plan plan_for(const ChapterOptions& options, const CountOption& n, bool dup_give
     throw UsageError(plan.size_options + ": the " + to_string(plan.kind) + " join would have about " +
                      format_count(static_cast<std::uint64_t>(rows)) +
                      " rows, above 2^31 - 1 (int32 row indices): lower --dup or the sizes");
-  return plan;
-}
-
-}  // namespace
-
-void check_chapter_options(ChapterCli& cli, const ChapterOptions& options) {
-  CountOption n;
-  try {
-    n = typed_n(cli);
-  } catch (const std::invalid_argument&) {
-    return;  // the common options' check names a bad --n
-  }
-  try {
-    plan_for(options, n, cli.option("--dup")->count() > 0, cli.option("--join")->count() > 0);
-  } catch (const UsageError& error) {
-    throw CLI::ValidationError(error.what());
-  }
-}
-
-Plan make_plan(ChapterCli& cli, const ChapterOptions& options) {
-  return plan_for(options, typed_n(cli), cli.option("--dup")->count() > 0, cli.option("--join")->count() > 0);
 }
 
 double expected_rows(const Plan& plan) {

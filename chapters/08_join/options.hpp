@@ -8,8 +8,8 @@
 
 #include "host/cli.hpp"
 #include "host/count_option.hpp"
-#include "inputs.hpp"
 #include "host/types.hpp"
+#include "inputs.hpp"
 
 namespace stepwise::join {
 
@@ -20,39 +20,34 @@ ChapterInfo chapter_info();
 /// times the L2 of an H100 before a single output row is written.
 inline constexpr std::uint64_t kDefaultRows = std::uint64_t{1} << 24;
 
-/// Everything a run of the chapter needs beyond the common options.
+/// Everything a run of the chapter needs beyond the common options: the options bind to it as
+/// they are parsed, and validate_plan() completes the sizes.
 struct Plan {
-  JoinKind kind = JoinKind::inner;
+  JoinKind kind = JoinKind::inner;      ///< --join
   std::uint64_t a_rows = kDefaultRows;  ///< --n
   std::uint64_t b_rows = kDefaultRows;  ///< --nb (default: --n)
   double duplication = 1.0;             ///< --dup
   /// The options that set the run's size as the user typed them (`--n 2^30 --nb 2^30 --dup 4`),
   /// or `the default sizes (2^24 x 2^24 rows)`: what a refusal of this size names.
   std::string size_options;
-};
-
-/// The chapter's own options, registered by add_chapter_options and read back by make_plan.
-struct ChapterOptions {
-  std::string join = "inner";
+  /// The size options as typed, for size_options and the refusals: --n's text ("" when not
+  /// given), --nb, and `--dup D`, `--join J` ("" when not given).
+  std::string n_typed;
   CountOption nb;
-  std::string duplication = "1";
-  bool analyze = false;  ///< --analyze: the talk's examples, no GPU (analysis.hpp)
+  std::string dup_typed, join_typed;
 };
 
-/// Adds --join, --nb, --dup and --analyze to @p cli, writing into @p options, and
-/// check_chapter_options as the parser's final callback (@p cli and @p options must outlive the
-/// parse). --analyze reads only --format: every other option beside it is refused.
-void add_chapter_options(ChapterCli& cli, ChapterOptions& options);
+/// Adds --join, --nb and --dup to @p cli, each written into @p plan as it is parsed (@p plan must
+/// outlive the parse), and excludes them beside --analyze (which reads only --format; the
+/// ChapterCli must have its --analyze flag already).
+void add_chapter_options(ChapterCli& cli, Plan& plan);
 
-/// Refuses, at parse time, what make_plan refuses (so that --check-options refuses it too).
-/// @throws CLI::ValidationError with make_plan's message.
-void check_chapter_options(ChapterCli& cli, const ChapterOptions& options);
-
-/// The plan of a parsed command line.
+/// Completes @p plan's sizes from the options typed and the common --n of @p options (run after
+/// the common checks, so that --check-options refuses what a run would).
 /// @throws UsageError naming the options typed for a plan that cannot run: more than 2^31 - 1
 ///   rows in A, in B, in both together, or expected in the join (int32 row indices; a join just
 ///   above the limit is refused once the input is drawn and its rows counted).
-Plan make_plan(ChapterCli& cli, const ChapterOptions& options);
+void validate_plan(Plan& plan, const CommonOptions& options);
 
 /// The rows the join of @p plan's input has on average over seeds: |A| |B| / K matches for K
 /// distinct keys, plus the rows without a partner that the join keeps (A's: |A| (1 - 1/K)^|B|,

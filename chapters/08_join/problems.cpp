@@ -44,7 +44,8 @@ JoinProblem::JoinProblem(JoinInput input, JoinKind kind, std::size_t spare_rows)
       b_keys_(input_.b),
       out_a_(capacity_),
       out_b_(capacity_),
-      row_count_(1) {}
+      row_count_(1),
+      workspace_(join_workspace_bytes(input_.a.size(), input_.b.size(), capacity_)) {}
 
 std::string JoinProblem::element_type() const { return "int32 keys -> int32 index pairs"; }
 
@@ -69,7 +70,7 @@ Check JoinProblem::check_output() {
 
 void JoinProblem::run_cpu_reference() { scratch_ = join_reference(input_, kind_); }
 
-void JoinProblem::launch(JoinLaunch launch, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
+void JoinProblem::launch(const JoinStage& stage, const LaunchShape& shape, cudaStream_t stream) {
   JoinArgs args;
   args.a_keys = a_keys_.data();
   args.b_keys = b_keys_.data();
@@ -80,11 +81,7 @@ void JoinProblem::launch(JoinLaunch launch, Workspace& workspace, const LaunchSh
   args.out_b = out_b_.data();
   args.capacity = capacity_;
   args.row_count = row_count_.data();
-  launch(args, workspace, shape, stream);
-}
-
-std::size_t JoinProblem::workspace_bytes() const {
-  return join_workspace_bytes(input_.a.size(), input_.b.size(), capacity_);
+  stage.launch(args, workspace_, shape, stream);
 }
 
 JoinInput draw_input(const Plan& plan, std::uint64_t seed) {
@@ -96,17 +93,18 @@ JoinInput draw_input(const Plan& plan, std::uint64_t seed) {
   return input;
 }
 
-int run_plan(Session& session, const Plan& plan, JoinInput input) {
+int run_plan(Session& session, const Plan& plan) {
+  // Memory first (the GPU's, the host's was checked before it opened), for the join the sizes
+  // lead to expect; the input is drawn after, and its very join checked again.
+  session.require_device_bytes(device_bytes_needed(plan, expected_rows(plan)), plan.size_options);
+  JoinInput input = draw_input(plan, session.options().seed);
   const std::uint64_t rows = join_row_count(input, plan.kind);
   // Checked before the input was drawn with the rows expected; now with its very rows.
   require_host_bytes(host_bytes_needed(plan, static_cast<double>(rows)), plan.size_options);
   session.require_device_bytes(device_bytes_needed(plan, static_cast<double>(rows)), plan.size_options);
   JoinProblem problem(std::move(input), plan.kind);
-  Workspace workspace(problem.workspace_bytes());
   session.note(describe_input(plan) + ": " + format_count(rows) + " output rows");
-  return session.run(join_stages(), problem, [&](JoinLaunch launch, const LaunchShape& shape, cudaStream_t stream) {
-    problem.launch(launch, workspace, shape, stream);
-  });
+  return session.run(join_stages(), problem);
 }
 
 }  // namespace stepwise::join

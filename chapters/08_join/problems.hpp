@@ -32,10 +32,8 @@ class JoinProblem final : public Problem {
   Check check_output() override;
   void run_cpu_reference() override;
 
-  /// Runs one row on this problem's buffers.
-  void launch(JoinLaunch launch, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream);
-  /// The workspace every row needs for this problem (needs a GPU).
-  std::size_t workspace_bytes() const;
+  /// Runs @p stage on this problem's buffers and workspace.
+  void launch(const JoinStage& stage, const LaunchShape& shape, cudaStream_t stream);
   const JoinPairs& reference() const { return reference_; }
   const JoinInput& input() const { return input_; }
 
@@ -47,6 +45,7 @@ class JoinProblem final : public Problem {
   DeviceBuffer<std::int32_t> a_keys_, b_keys_;
   DeviceBuffer<std::int32_t> out_a_, out_b_;
   DeviceBuffer<unsigned long long> row_count_;
+  Workspace workspace_;  ///< what every row needs for this problem (join_workspace_bytes)
 };
 
 /// The input @p plan describes, drawn from @p seed (make_input), once the GPU is open and the
@@ -54,11 +53,11 @@ class JoinProblem final : public Problem {
 /// @throws UsageError when its join would have more than 2^31 - 1 rows (int32 row indices).
 JoinInput draw_input(const Plan& plan, std::uint64_t seed);
 
-/// Builds the problem of @p plan's @p input (from draw_input) on the device and runs the table
-/// through @p session.
+/// Checks the memory of the join @p plan expects (the device's), draws its input (draw_input),
+/// builds its problem on the device and runs the table through @p session.
 /// @return kExitOk, or kExitFailed when a check failed.
 /// @throws UsageError when the join of this very input does not fit in host or device memory
-///   (main has refused those whose expected join does not, before drawing the input).
-int run_plan(Session& session, const Plan& plan, JoinInput input);
+///   (the chapter has refused those whose expected join does not, before drawing the input).
+int run_plan(Session& session, const Plan& plan);
 
 }  // namespace stepwise::join

@@ -5,6 +5,9 @@
 // host remap of stage 6, stage 7's slots, stage 8's decision, and the option parsers.
 #include <doctest/doctest.h>
 
+#include <iostream>
+#include <sstream>
+
 #include <algorithm>
 #include <bitset>
 #include <cstdint>
@@ -15,9 +18,10 @@
 #include <vector>
 
 #include "analysis.hpp"
+#include "chapter.hpp"
+#include "host/sizes.hpp"
 #include "inputs.hpp"
 #include "options.hpp"
-#include "host/sizes.hpp"
 
 using namespace stepwise;
 using namespace stepwise::divergence;
@@ -293,11 +297,11 @@ TEST_CASE("--analyze reports the paths, the warps and each stage, by hand for a 
   plan.paths = 2;
   plan.rounds = {10, 30};
   plan.divergence = 0.0;
-  const std::string report = analyze(plan, 32 * 64, 1);
+  const std::string report = analyze(plan, 32 * 64, 1, stage_facts(plan));
   CHECK(report.find("divergent warps: 0 of 64") != std::string::npos);
   CHECK(report.find("no: runs stage 2") != std::string::npos);
   plan.divergence = 1.0;
-  const std::string mixed = analyze(plan, 32 * 64, 1);
+  const std::string mixed = analyze(plan, 32 * 64, 1, stage_facts(plan));
   CHECK(mixed.find("divergent warps: 64 of 64") != std::string::npos);
   CHECK(mixed.find("1  divergent                   2,560") != std::string::npos);  // 64 warps x (10 + 30)
   CHECK(mixed.find("2  branch-light                1,920") != std::string::npos);  // 64 warps x 30
@@ -327,7 +331,7 @@ TEST_CASE("--analyze --format json: the example and the text's numbers, for tool
   Plan plan;
   plan.paths = 2;
   plan.rounds = {10, 30};
-  const nlohmann::json document = nlohmann::json::parse(analyze_json(plan, 32 * 64, 1));
+  const nlohmann::json document = nlohmann::json::parse(analyze_json(plan, 32 * 64, 1, stage_facts(plan)));
   CHECK(document["analysis"] == "divergence-remap");
   const nlohmann::json& example = document["pvector_example"];
   CHECK(example["warp_width"] == 4);
@@ -346,8 +350,8 @@ TEST_CASE("--analyze --format json: the example and the text's numbers, for tool
 TEST_CASE("--analyze looks at the first 2^26 elements at most, and says so") {
   Plan plan;
   plan.rounds = {64, 128, 256, 512};
-  CHECK(analyze(plan, 1000, 1).find("analyzed: the first") == std::string::npos);
-  const std::string sampled = analyze(plan, kMaxAnalyzedElements + 1, 1);
+  CHECK(analyze(plan, 1000, 1, stage_facts(plan)).find("analyzed: the first") == std::string::npos);
+  const std::string sampled = analyze(plan, kMaxAnalyzedElements + 1, 1, stage_facts(plan));
   CHECK(sampled.find("n = 2^26+1") != std::string::npos);
   CHECK(sampled.find("analyzed: the first 2^26 elements") != std::string::npos);
   CHECK(sampled.find(" of " + format_grouped(static_cast<std::int64_t>(kMaxAnalyzedElements / 32)) + " (") !=
@@ -359,30 +363,37 @@ TEST_CASE("--analyze looks at the first 2^26 elements at most, and says so") {
 
 namespace {
 
-/// Parses @p arguments as main does: the workload's table read first, the tables for --stage's
-/// message. Returns the exit code parse() gave, or -1 to go on; @p listed gets the table's workload.
+/// Runs the chapter on @p arguments as main does, with --check-options (no GPU, nothing run):
+/// returns -1 when it would go on, else the exit code. @p listed gets the workload of the table
+/// --list shows for the same arguments.
 int parse_like_main(const std::vector<std::string>& arguments, WorkloadKind* listed = nullptr) {
-  std::vector<const char*> argv = {"chapter_07_divergence"};
-  for (const std::string& argument : arguments) argv.push_back(argument.c_str());
-  const WorkloadKind workload = workload_in_arguments(static_cast<int>(argv.size()), argv.data());
-  if (listed != nullptr) *listed = workload;
-  const auto stage = [](int number, const char* name) {
-    StageInfo info;
-    info.number = number;
-    info.name = name;
-    return info;
+  const auto run = [](std::vector<std::string> line, const char* mode, std::string* printed) {
+    line.insert(line.begin(), "chapter_07_divergence");
+    line.push_back(mode);
+    std::vector<char*> argv;
+    for (std::string& argument : line) argv.push_back(argument.data());
+    std::ostringstream out, err;
+    std::streambuf* const out_buffer = std::cout.rdbuf(out.rdbuf());
+    std::streambuf* const err_buffer = std::cerr.rdbuf(err.rdbuf());
+    const int code = run_chapter(static_cast<int>(argv.size()), argv.data(), chapter());
+    std::cout.rdbuf(out_buffer);
+    std::cerr.rdbuf(err_buffer);
+    if (printed != nullptr) *printed = out.str();
+    return code;
   };
-  const std::vector<StageInfo> synthetic = {stage(1, "divergent"), stage(5, "partial"), stage(8, "controlled")};
-  std::vector<StageInfo> mutation = synthetic;
-  mutation.push_back(stage(6, "pipelined-cpu"));
-  mutation.push_back(stage(9, "pipelined-lean"));
-  const WorkloadTables tables{synthetic, mutation};
-  ChapterCli cli(chapter_info(), workload == WorkloadKind::mutation ? mutation : synthetic);
-  ChapterOptions options;
-  add_chapter_options(cli, options, &tables);
-  if (auto code = cli.parse(arguments)) return *code;
-  make_plan(cli, options, cli.options().n);
-  return -1;
+  if (listed != nullptr) {
+    // The stage only the mutation table has (by trait: the listing of its arrangement).
+    Plan mutation;
+    mutation.workload = WorkloadKind::mutation;
+    std::string lean;
+    for (const StageFacts& stage : stage_facts(mutation))
+      if (stage.traits.arrangement == Arrangement::lean) lean = stage.info.name;
+    std::string listing;
+    run(arguments, "--list", &listing);
+    *listed = listing.find(lean) != std::string::npos ? WorkloadKind::mutation : WorkloadKind::synthetic;
+  }
+  const int code = run(arguments, "--check-options", nullptr);
+  return code == 0 ? -1 : code;
 }
 
 }  // namespace

@@ -18,10 +18,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "host/check.hpp"
-#include "host/data.hpp"
 #include "divergence.hpp"
 #include "gpu_checks.hpp"
+#include "host/check.hpp"
+#include "host/data.hpp"
 #include "inputs.hpp"
 #include "problems.hpp"
 
@@ -36,7 +36,7 @@ template <class W>
 void check_row(const DivergeStage<W>& stage, const LaunchShape& shape, DivergeProblem<W>& problem) {
   CAPTURE(stage.name);
   CAPTURE(describe(shape));
-  testing::check_run(problem, stage.launch, shape, nullptr);
+  testing::check_run(problem, stage, shape, nullptr);
 }
 
 template <class W>
@@ -56,10 +56,11 @@ Plan synthetic_plan(unsigned paths, double divergence) {
   return plan;
 }
 
-const DivergeStage<Synthetic>& stage_named(const std::string& name) {
+/// The synthetic table's row arranged as @p arrangement (its trait).
+const DivergeStage<Synthetic>& stage_arranged(Arrangement arrangement) {
   for (const DivergeStage<Synthetic>& stage : diverge_stages<Synthetic>())
-    if (stage.name == name) return stage;
-  throw std::invalid_argument("no stage " + name);
+    if (stage.traits.arrangement == arrangement) return stage;
+  throw std::invalid_argument("no stage of that arrangement");
 }
 
 }  // namespace
@@ -119,7 +120,7 @@ TEST_CASE("the partial remap moves nothing on sorted input and exactly the diver
     const std::size_t expected = partial_moves(paths_of(work, input, 0)).size();
     if (divergence == 0.0) CHECK(expected == 0);
     DivergeProblem<Synthetic> problem(work, input, 1);
-    check_row(stage_named("partial"), stage_named("partial").shape, problem);
+    check_row(stage_arranged(Arrangement::partial), stage_arranged(Arrangement::partial).shape, problem);
     CHECK(problem.last_moved() == expected);
   }
 }
@@ -132,7 +133,7 @@ TEST_CASE("stage 8 remaps fully mixed input of different costs and leaves sorted
     CAPTURE(divergence);
     plan.divergence = divergence;
     DivergeProblem<Synthetic> problem(synthetic_work(plan), synthetic_input(1 << 18, 4, divergence, fresh_seed()), 1);
-    check_row(stage_named("controlled"), stage_named("controlled").shape, problem);
+    check_row(stage_arranged(Arrangement::sampled), stage_arranged(Arrangement::sampled).shape, problem);
     CHECK(problem.controlled_remapped() == (divergence > 0));
   }
 }
@@ -145,7 +146,7 @@ TEST_CASE("stage 9's lean remap lists exactly the costliest path's elements and 
     CAPTURE(seed);
     const std::vector<Genome> input = random_population(n, seed);
     DeviceBuffer<Genome> in(input);
-    Workspace workspace(n, sizeof(Genome), cub_temp_bytes(n), false);
+    RemapScratch workspace(n, sizeof(Genome), cub_temp_bytes(n), false);
     for (double rate : {0.0, 0.1, 1.0}) {
       CAPTURE(rate);
       Plan plan;
@@ -202,7 +203,7 @@ TEST_CASE("stage 7's counting remap is the stable order by path (or by slot), at
     using Item = typename W::Item;
     const std::size_t n = input.size();
     DeviceBuffer<Item> in(input);
-    Workspace workspace(n, sizeof(Item), cub_temp_bytes(n), false);
+    RemapScratch workspace(n, sizeof(Item), cub_temp_bytes(n), false);
     const std::vector<std::uint32_t> order(n, 0xFFFFFFFFu);  // poison
     DivergeArgs<W> args;
     args.work = work;

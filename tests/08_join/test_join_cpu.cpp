@@ -291,22 +291,31 @@ TEST_CASE("option parsers") {
 
 namespace {
 
-/// The plan of @p arguments as main makes it.
+/// A parser as run_chapter builds it: the --analyze flag, the chapter's options bound to
+/// @p plan, validate_plan after the common checks.
+struct Parser {
+  Plan plan;
+  bool analyze = false;
+  ChapterCli cli{chapter_info(), {}};
+  Parser() {
+    cli.add_analyze_flag(analyze, "analyze", {"--format"});
+    add_chapter_options(cli, plan);
+    cli.set_validate([this](const CommonOptions& options) { validate_plan(plan, options); });
+  }
+};
+
+/// The plan of @p arguments as the chapter makes it.
 Plan plan_of(const std::vector<std::string>& arguments) {
-  ChapterCli cli(chapter_info(), {});
-  ChapterOptions options;
-  add_chapter_options(cli, options);
-  const auto code = cli.parse(arguments);
+  Parser parser;
+  const auto code = parser.cli.parse(arguments);
   if (code) throw UsageError("parse exit code " + std::to_string(*code));
-  return make_plan(cli, options);
+  return parser.plan;
 }
 
 /// The one line the chapter's parser prints when it refuses @p arguments (testing::refusal_of).
 std::string refusal_of(const std::vector<std::string>& arguments) {
-  ChapterCli cli(chapter_info(), {});
-  ChapterOptions options;
-  add_chapter_options(cli, options);
-  return testing::refusal_of(cli, arguments);
+  Parser parser;
+  return testing::refusal_of(parser.cli, arguments);
 }
 
 }  // namespace

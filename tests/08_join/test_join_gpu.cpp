@@ -16,15 +16,15 @@
 #include <utility>
 #include <vector>
 
+#include "gpu_checks.hpp"
 #include "host/data.hpp"
 #include "host/device.hpp"
-#include "gpu_checks.hpp"
 #include "host/host_memory.hpp"
+#include "host/sizes.hpp"
 #include "inputs.hpp"
 #include "join.hpp"
 #include "options.hpp"
 #include "problems.hpp"
-#include "host/sizes.hpp"
 
 using namespace stepwise;
 using namespace stepwise::join;
@@ -45,19 +45,18 @@ std::size_t tile_of(const LaunchShape& shape) {
   return static_cast<std::size_t>(shape.threads) * static_cast<std::size_t>(shape.items);
 }
 
-void check_row(const JoinStage& stage, const LaunchShape& shape, JoinProblem& problem, Workspace& workspace) {
+void check_row(const JoinStage& stage, const LaunchShape& shape, JoinProblem& problem) {
   CAPTURE(stage.name);
   CAPTURE(describe(shape));
-  testing::check_run(problem, stage.launch, workspace, shape, nullptr);
+  testing::check_run(problem, stage, shape, nullptr);
 }
 
 /// Every row of the table at its default shape (and at every sweep shape with @p sweep).
 void check_rows(JoinProblem& problem, bool sweep) {
-  Workspace workspace(problem.workspace_bytes());
   for (const JoinStage& stage : join_stages()) {
-    check_row(stage, stage.shape, problem, workspace);
+    check_row(stage, stage.shape, problem);
     if (sweep)
-      for (const LaunchShape& shape : stage.sweep) check_row(stage, shape, problem, workspace);
+      for (const LaunchShape& shape : stage.sweep) check_row(stage, shape, problem);
   }
 }
 
@@ -134,13 +133,12 @@ TEST_CASE("a row leaves the output's spare rows alone and counts exactly") {
 
 TEST_CASE("a shape that is not compiled is refused before anything is launched") {
   JoinProblem problem(make_input(1000, 1000, 1.0, fresh_seed()), JoinKind::outer);
-  Workspace workspace(problem.workspace_bytes());
   for (const JoinStage& stage : join_stages()) {
     if (stage.sweep.empty()) continue;
     CAPTURE(stage.name);
     LaunchShape bad = stage.shape;
     bad.threads = 100;
-    CHECK_THROWS_AS(problem.launch(stage.launch, workspace, bad, nullptr), std::invalid_argument);
+    CHECK_THROWS_AS(problem.launch(stage, bad, nullptr), std::invalid_argument);
   }
   STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
 }

@@ -17,7 +17,7 @@ namespace stepwise::divergence {
 namespace {
 
 template <class W>
-void launch(const DivergeArgs<W>& args, Workspace&, const LaunchShape& shape, cudaStream_t stream) {
+void launch(const DivergeArgs<W>& args, RemapScratch&, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
   own_steps<W, true>(args, shape.threads, stream);
 }
@@ -32,6 +32,8 @@ DivergeStage<W> divergent() {
   stage.shape = {256, 0, 0};
   stage.sweep = shape_grid({128, 256, 512});
   stage.launch = launch<W>;
+  stage.number = 1;  // the same in both workloads' tables
+  stage.traits.arrangement = Arrangement::own_branches;
   return stage;
 }
 

@@ -18,7 +18,7 @@ namespace stepwise::divergence {
 namespace {
 
 template <class W>
-void launch(const DivergeArgs<W>& args, Workspace&, const LaunchShape& shape, cudaStream_t stream) {
+void launch(const DivergeArgs<W>& args, RemapScratch&, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
   own_steps<W, false>(args, shape.threads, stream);
 }
@@ -33,6 +33,8 @@ DivergeStage<W> branch_light() {
   stage.shape = {256, 0, 0};
   stage.sweep = shape_grid({128, 256, 512});
   stage.launch = launch<W>;
+  stage.number = 2;  // the same in both workloads' tables
+  stage.traits.arrangement = Arrangement::own_loop;
   return stage;
 }
 

@@ -14,7 +14,7 @@ namespace stepwise::divergence {
 namespace {
 
 template <class W>
-void launch(const DivergeArgs<W>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
+void launch(const DivergeArgs<W>& args, RemapScratch& workspace, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
   for (unsigned step = 0; step < args.steps; ++step) redirected_step(args, workspace, step, shape.threads, stream);
 }
@@ -29,6 +29,8 @@ DivergeStage<W> redirect() {
   stage.shape = {256, 0, 0};
   stage.sweep = shape_grid({128, 256, 512});
   stage.launch = launch<W>;
+  stage.number = 3;  // the same in both workloads' tables
+  stage.traits.arrangement = Arrangement::by_path;
   return stage;
 }
 

@@ -14,7 +14,7 @@ namespace stepwise::divergence {
 namespace {
 
 template <class W>
-void launch(const DivergeArgs<W>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
+void launch(const DivergeArgs<W>& args, RemapScratch& workspace, const LaunchShape& shape, cudaStream_t stream) {
   using Item = typename W::Item;
   require_threads(shape.threads);
   const unsigned blocks = blocks_for(args.n, shape.threads);
@@ -46,6 +46,8 @@ DivergeStage<W> transform() {
   stage.shape = {256, 0, 0};
   stage.sweep = shape_grid({128, 256, 512});
   stage.launch = launch<W>;
+  stage.number = 4;  // the same in both workloads' tables
+  stage.traits.arrangement = Arrangement::by_path;
   return stage;
 }
 

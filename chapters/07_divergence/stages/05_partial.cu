@@ -14,7 +14,7 @@ namespace stepwise::divergence {
 namespace {
 
 template <class W>
-void launch(const DivergeArgs<W>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
+void launch(const DivergeArgs<W>& args, RemapScratch& workspace, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
   for (unsigned step = 0; step < args.steps; ++step) partial_step(args, workspace, step, shape.threads, stream);
 }
@@ -29,6 +29,9 @@ DivergeStage<W> partial() {
   stage.shape = {256, 0, 0};
   stage.sweep = shape_grid({128, 256, 512});
   stage.launch = launch<W>;
+  stage.number = 5;  // the same in both workloads' tables
+  stage.traits.arrangement = Arrangement::partial;
+  stage.traits.host_work = HostWork::reads_count;
   stage.synchronizes = true;  // reads a count back to the host
   return stage;
 }

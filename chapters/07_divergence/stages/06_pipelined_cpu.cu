@@ -22,14 +22,14 @@ namespace {
 
 /// Enqueues on @p side the copy of the host's remap, set @p set, to the device's set @p set, and
 /// records @p ready there.
-void upload_order(Workspace& workspace, int set, std::size_t n, cudaStream_t side, cudaEvent_t ready) {
+void upload_order(RemapScratch& workspace, int set, std::size_t n, cudaStream_t side, cudaEvent_t ready) {
   STEPWISE_CUDA_CHECK(cudaMemcpyAsync(workspace.sorted_indices(set), workspace.host_order(set),
                                       n * sizeof(std::uint32_t), cudaMemcpyHostToDevice, side));
   STEPWISE_CUDA_CHECK(cudaEventRecord(ready, side));
 }
 
 template <class W>
-void launch(const DivergeArgs<W>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
+void launch(const DivergeArgs<W>& args, RemapScratch& workspace, const LaunchShape& shape, cudaStream_t stream) {
   static_assert(!W::kPathReadsItem, "a pipelined remap needs paths that do not depend on the previous step");
   require_threads(shape.threads);
   if (args.n == 0) return;
@@ -72,6 +72,9 @@ DivergeStage<W> pipelined_cpu() {
   stage.shape = {256, 0, 0};
   stage.sweep = shape_grid({128, 256, 512});
   stage.launch = launch<W>;
+  stage.number = 6;  // the same in both workloads' tables
+  stage.traits.arrangement = Arrangement::by_path;
+  stage.traits.host_work = HostWork::computes_remaps;
   stage.synchronizes = true;  // host work between launches
   return stage;
 }

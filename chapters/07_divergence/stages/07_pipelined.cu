@@ -24,8 +24,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "host/device.hpp"
 #include "divergence.cuh"
+#include "host/device.hpp"
 
 namespace stepwise::divergence {
 namespace {
@@ -170,10 +170,10 @@ inline void launch_scatter(unsigned paths, unsigned blocks, const std::uint8_t* 
 }  // namespace
 
 template <class W>
-void counting_remap(const DivergeArgs<W>& args, Workspace& workspace, unsigned step, int set, const PathSlots& slots,
+void counting_remap(const DivergeArgs<W>& args, RemapScratch& workspace, unsigned step, int set, const PathSlots& slots,
                     unsigned blocks, cudaStream_t stream) {
-  if (blocks < 1 || blocks > Workspace::kMaxRemapBlocks)
-    throw std::invalid_argument("counting_remap: blocks must be 1 to " + std::to_string(Workspace::kMaxRemapBlocks));
+  if (blocks < 1 || blocks > RemapScratch::kMaxRemapBlocks)
+    throw std::invalid_argument("counting_remap: blocks must be 1 to " + std::to_string(RemapScratch::kMaxRemapBlocks));
   const std::size_t chunk = ceil_div(args.n == 0 ? 1 : args.n, blocks);
   const typename W::Item* src = W::kPathReadsItem ? step_buffers(args, step).src : nullptr;
   count_paths<<<blocks, kRemapThreads, 0, stream>>>(args.work, slots, src, args.n, step, chunk, workspace.keys(set),
@@ -187,11 +187,11 @@ namespace {
 
 /// Blocks of the first remap, which nothing can hide: as many as fill the GPU (8 per SM).
 unsigned foreground_blocks() {
-  return static_cast<unsigned>(std::min(8 * current_sm_count(), Workspace::kMaxRemapBlocks));
+  return static_cast<unsigned>(std::min(8 * current_sm_count(), RemapScratch::kMaxRemapBlocks));
 }
 
 template <class W>
-void launch(const DivergeArgs<W>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
+void launch(const DivergeArgs<W>& args, RemapScratch& workspace, const LaunchShape& shape, cudaStream_t stream) {
   static_assert(!W::kPathReadsItem, "a pipelined remap needs paths that do not depend on the previous step");
   require_threads(shape.threads);
   const PathSlots slots = heaviest_first(args.work.rounds, args.work.paths);
@@ -219,13 +219,15 @@ DivergeStage<W> pipelined() {
   stage.shape = {256, 0, 0};
   stage.sweep = shape_grid({128, 256, 512});
   stage.launch = launch<W>;
+  stage.number = 7;  // the same in both workloads' tables
+  stage.traits.arrangement = Arrangement::heaviest_first;
   return stage;
 }
 
 template DivergeStage<Mutation> pipelined<Mutation>();
-template void counting_remap<Mutation>(const DivergeArgs<Mutation>&, Workspace&, unsigned, int, const PathSlots&,
+template void counting_remap<Mutation>(const DivergeArgs<Mutation>&, RemapScratch&, unsigned, int, const PathSlots&,
                                        unsigned, cudaStream_t);
-template void counting_remap<Synthetic>(const DivergeArgs<Synthetic>&, Workspace&, unsigned, int, const PathSlots&,
+template void counting_remap<Synthetic>(const DivergeArgs<Synthetic>&, RemapScratch&, unsigned, int, const PathSlots&,
                                         unsigned, cudaStream_t);
 
 }  // namespace stepwise::divergence

@@ -11,9 +11,9 @@
 // fastest remap at every measured share of mixed warps (stage 5, which moves less, makes more
 // passes). The mutation workload's paths are drawn alike every generation, so the first
 // generation's sample decides for all of them.
-#include "divergence.cuh"
 #include "device/thread_ops.hpp"
 #include "device/warp.cuh"
+#include "divergence.cuh"
 
 namespace stepwise::divergence {
 namespace {
@@ -58,7 +58,7 @@ __global__ void sample_warps(W work, const typename W::Item* src, std::size_t n,
 }
 
 template <class W>
-void launch(const DivergeArgs<W>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
+void launch(const DivergeArgs<W>& args, RemapScratch& workspace, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
   const std::size_t chunks = ceil_div(args.n, kWarp);
   const std::size_t stride = chunks > kSampledWarps ? chunks / kSampledWarps : 1;
@@ -91,6 +91,9 @@ DivergeStage<W> controlled() {
   stage.shape = {256, 0, 0};
   stage.sweep = shape_grid({128, 256, 512});
   stage.launch = launch<W>;
+  stage.number = 8;  // the same in both workloads' tables
+  stage.traits.arrangement = Arrangement::sampled;
+  stage.traits.host_work = HostWork::reads_count;
   stage.synchronizes = true;  // reads a count back to the host
   return stage;
 }

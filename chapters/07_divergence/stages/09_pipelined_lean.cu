@@ -22,8 +22,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "host/device.hpp"
 #include "divergence.cuh"
+#include "host/device.hpp"
 
 namespace stepwise::divergence {
 namespace {
@@ -114,14 +114,14 @@ struct LeanRemap {
   std::uint32_t* list;
   unsigned* list_size;
 };
-LeanRemap lean_buffers(Workspace& workspace, int set) {
+LeanRemap lean_buffers(RemapScratch& workspace, int set) {
   return {workspace.indices(set), workspace.sorted_indices(set), workspace.path_counts(set)};
 }
 
 }  // namespace
 
 template <class W>
-void lean_remap(const DivergeArgs<W>& args, Workspace& workspace, unsigned step, int set, unsigned blocks,
+void lean_remap(const DivergeArgs<W>& args, RemapScratch& workspace, unsigned step, int set, unsigned blocks,
                 cudaStream_t stream) {
   static_assert(!W::kPathReadsItem, "the lean remap draws paths that do not depend on the items");
   if (blocks < 1) throw std::invalid_argument("lean_remap: blocks must be at least 1");
@@ -137,7 +137,7 @@ void lean_remap(const DivergeArgs<W>& args, Workspace& workspace, unsigned step,
 namespace {
 
 template <class W>
-void launch(const DivergeArgs<W>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
+void launch(const DivergeArgs<W>& args, RemapScratch& workspace, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
   pipelined_steps(
       workspace, args.steps, stream,
@@ -163,10 +163,12 @@ DivergeStage<W> pipelined_lean() {
   stage.shape = {256, 0, 0};
   stage.sweep = shape_grid({128, 256, 512});
   stage.launch = launch<W>;
+  stage.number = 9;  // the same in both workloads' tables
+  stage.traits.arrangement = Arrangement::lean;
   return stage;
 }
 
 template DivergeStage<Mutation> pipelined_lean<Mutation>();
-template void lean_remap<Mutation>(const DivergeArgs<Mutation>&, Workspace&, unsigned, int, unsigned, cudaStream_t);
+template void lean_remap<Mutation>(const DivergeArgs<Mutation>&, RemapScratch&, unsigned, int, unsigned, cudaStream_t);
 
 }  // namespace stepwise::divergence
