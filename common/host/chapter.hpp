@@ -22,7 +22,9 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "host/cli.hpp"
@@ -70,31 +72,68 @@ struct Chapter {
   int (*run)(Session& session, const Plan& plan) = nullptr;
 };
 
-/// Parses @p argv into @p chapter's plan and does what it asks (see the file's table).
+/// A chapter's command line parsed into its plan, exactly as run_chapter() parses it: the
+/// chapter's tests parse through it too, so that they test the parser main uses.
+/// @code
+///   ParsedChapter<Plan> parsed(chapter());
+///   REQUIRE_FALSE(parsed.parse({"--problem=search"}).has_value());
+///   CHECK(parsed.plan().problem == ProblemKind::search);
+/// @endcode
 template <class Plan>
-int run_chapter(int argc, char** argv, const Chapter<Plan>& chapter) {
-  return run_main(argc > 0 ? argv[0] : "stepwise", [&] {
-    Plan plan;
-    ChapterCli cli([&] { return chapter.info(plan); }, [&] { return chapter.stages(plan); });
-    bool analyze = false;
-    if (chapter.analyze.print != nullptr) cli.add_analyze_flag(analyze, chapter.analyze.help, chapter.analyze.reads);
-    chapter.add_options(cli, plan);
-    cli.set_validate([&](const CommonOptions& options) {
-      if (analyze) {
-        const auto& formats = chapter.analyze.formats;
+class ParsedChapter {
+ public:
+  explicit ParsedChapter(Chapter<Plan> chapter)
+      : chapter_(std::move(chapter)),
+        cli_([this] { return chapter_.info(plan_); }, [this] { return chapter_.stages(plan_); }) {
+    if (chapter_.analyze.print != nullptr)
+      cli_.add_analyze_flag(analyze_, chapter_.analyze.help, chapter_.analyze.reads);
+    chapter_.add_options(cli_, plan_);
+    cli_.set_validate([this](const CommonOptions& options) {
+      if (analyze_) {
+        const auto& formats = chapter_.analyze.formats;
         if (std::find(formats.begin(), formats.end(), options.format) == formats.end())
           throw UsageError(std::string("--format ") + to_string(options.format) + ": --analyze prints " +
                            join_formats(formats));
       }
-      if (chapter.validate != nullptr) chapter.validate(plan, options);
+      if (chapter_.validate != nullptr) chapter_.validate(plan_, options);
     });
-    if (auto exit_code = cli.parse(argc, argv)) return *exit_code;
-    if (analyze) {
-      std::cout << chapter.analyze.print(plan, cli.options());
+  }
+  ParsedChapter(const ParsedChapter&) = delete;
+  ParsedChapter& operator=(const ParsedChapter&) = delete;
+
+  /// ChapterCli::parse: an exit code when the program should stop now (0 after --help or
+  /// --list, 2 after one line naming a bad option), else nullopt and the plan is complete.
+  std::optional<int> parse(int argc, const char* const* argv) { return cli_.parse(argc, argv); }
+  /// The same, from the arguments without the program name.
+  std::optional<int> parse(const std::vector<std::string>& arguments) { return cli_.parse(arguments); }
+
+  const Chapter<Plan>& chapter() const { return chapter_; }
+  Plan& plan() { return plan_; }
+  ChapterCli& cli() { return cli_; }
+  const CommonOptions& options() const { return cli_.options(); }
+  /// Whether --analyze was given.
+  bool analyze() const { return analyze_; }
+
+ private:
+  Chapter<Plan> chapter_;
+  Plan plan_;
+  bool analyze_ = false;
+  ChapterCli cli_;
+};
+
+/// Parses @p argv into @p chapter's plan and does what it asks (see the file's table).
+template <class Plan>
+int run_chapter(int argc, char** argv, const Chapter<Plan>& chapter) {
+  return run_main(argc > 0 ? argv[0] : "stepwise", [&] {
+    ParsedChapter<Plan> parsed(chapter);
+    if (auto exit_code = parsed.parse(argc, argv)) return *exit_code;
+    const Plan& plan = parsed.plan();
+    if (parsed.analyze()) {
+      std::cout << chapter.analyze.print(plan, parsed.options());
       return static_cast<int>(kExitOk);
     }
-    if (chapter.require_host_memory != nullptr) chapter.require_host_memory(plan, cli.options());
-    Session session(cli);
+    if (chapter.require_host_memory != nullptr) chapter.require_host_memory(plan, parsed.options());
+    Session session(parsed.cli());
     return chapter.run(session, plan);
   });
 }
