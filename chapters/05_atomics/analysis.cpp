@@ -6,8 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "host/sizes.hpp"
 #include "algorithm/warp_aggregate.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::atomics {
 namespace {

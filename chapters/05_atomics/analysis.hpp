@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "inputs.hpp"
-#include "options.hpp"
+#include "plan.hpp"
 
 namespace stepwise::atomics {
 

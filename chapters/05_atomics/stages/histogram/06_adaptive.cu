@@ -77,6 +77,7 @@ HistogramStage<Op> histogram_adaptive() {
   stage.shape = {512};
   stage.sweep = shape_grid({256, 512, 1024});
   stage.launch = launch<Op>;
+  stage.traits.privatizes_in_shared = true;
   return stage;
 }
 
