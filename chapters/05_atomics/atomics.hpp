@@ -24,6 +24,7 @@
 #include "host/stage.hpp"
 #include "host/workspace.hpp"
 #include "ops.hpp"
+#include "traits.hpp"
 
 namespace stepwise::atomics {
 
@@ -37,13 +38,6 @@ template <class Op>
 using HistogramLaunch = void (*)(const Key* keys, const typename Op::Value* values, typename Op::Bin* bins,
                                  std::size_t n, int bin_count, Workspace& workspace, const LaunchShape& shape,
                                  cudaStream_t stream);
-/// What the chapter reads about a histogram row, set in the row's own file.
-struct HistogramTraits {
-  /// The row privatizes the bins in one block's shared memory when they fit there (and runs on
-  /// the global bins when they do not, which the report's note says).
-  bool privatizes_in_shared = false;
-};
-
 /// A row of a histogram table.
 template <class Op>
 using HistogramStage = Stage<HistogramLaunch<Op>, HistogramTraits>;

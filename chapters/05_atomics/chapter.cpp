@@ -129,8 +129,9 @@ void validate(Plan& plan, const CommonOptions& options) {
 
 std::string print_analysis(const Plan& plan, const CommonOptions& options) {
   require_host_bytes(analysis_host_bytes(plan, options.n), plan.sizes);
-  return options.format == Format::json ? analyze_json(plan, options.n, options.seed)
-                                        : analyze(plan, options.n, options.seed);
+  const std::vector<HistogramRow> rows = rows_of(histogram_stages<IntAdd>());
+  return options.format == Format::json ? analyze_json(plan, options.n, options.seed, rows)
+                                        : analyze(plan, options.n, options.seed, rows);
 }
 
 int run(Session& session, const Plan& plan) { return run_plan(session, plan); }

@@ -15,6 +15,7 @@
 
 #include "algorithm/warp_aggregate.hpp"
 #include "analysis.hpp"
+#include "atomics.hpp"
 #include "chapter.hpp"
 #include "inputs.hpp"
 #include "library_limit.hpp"
@@ -35,6 +36,9 @@ std::vector<Key> random_warp(std::mt19937_64& rng, int range) {
 }
 
 std::uint32_t lanes_mask(int lanes) { return lanes == kWarpLanes ? 0xffffffffu : lanes_below(lanes); }
+
+/// The int-add table as --analyze reads it: names, numbers and traits.
+std::vector<HistogramRow> analyzed_rows() { return rows_of(histogram_stages<IntAdd>()); }
 
 /// Runs @p arguments as main does, with --check-options: 0 when they are good, 2 when refused.
 /// With @p plan, a good command line's plan (completed by the chapter's validate) is written there.
@@ -502,7 +506,7 @@ TEST_CASE("--analyze: stage 7's runs inside each thread's 8 keys and the warp's 
 }
 
 TEST_CASE("--analyze: the text") {
-  const std::string text = analyze(Plan{}, 1000, 1);
+  const std::string text = analyze(Plan{}, 1000, 1, analyzed_rows());
   CHECK(text.find("= 0x91 = 10010001") != std::string::npos);
   CHECK(text.find("atomics per element") != std::string::npos);
   CHECK(text.find("7  thread-runs") != std::string::npos);
@@ -565,7 +569,7 @@ TEST_CASE("--analyze --format json: the document tools/plot draws the peers and 
   Plan plan;
   plan.bins = 1024;
   plan.distribution = parse_distribution("runs:1");
-  const nlohmann::json document = nlohmann::json::parse(analyze_json(plan, 1000, 7));
+  const nlohmann::json document = nlohmann::json::parse(analyze_json(plan, 1000, 7, analyzed_rows()));
   CHECK(document["analysis"] == "atomics-peers");
   CHECK(document["ballot_example"]["iterations"][1]["ballot_bits"] == "00100110");
   CHECK(document["ballot_example"]["peers"][2] == 0x26);
@@ -588,8 +592,8 @@ TEST_CASE("--analyze --format json: the document tools/plot draws the peers and 
 }
 
 TEST_CASE("--analyze: above 2^26 keys it profiles the first 2^26 and says so") {
-  CHECK(analyze(Plan{}, kMaxAnalyzedKeys, 1).find("profiled on the first") == std::string::npos);
-  const std::string text = analyze(Plan{}, kMaxAnalyzedKeys + 1, 1);
+  CHECK(analyze(Plan{}, kMaxAnalyzedKeys, 1, analyzed_rows()).find("profiled on the first") == std::string::npos);
+  const std::string text = analyze(Plan{}, kMaxAnalyzedKeys + 1, 1, analyzed_rows());
   CHECK(text.find("2^26+1 keys") != std::string::npos);
   CHECK(text.find("profiled on the first 2^26") != std::string::npos);
   CHECK(text.find(std::to_string(kMaxAnalyzedKeys / 32) + " warp tiles") != std::string::npos);
