@@ -1,13 +1,14 @@
 #include "analysis.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
-#include "host/sizes.hpp"
 #include "algorithm/warp_aggregate.hpp"
+#include "host/sizes.hpp"
 
 namespace stepwise::atomics {
 namespace {
@@ -104,25 +105,24 @@ std::string worked_example() {
   return out.str();
 }
 
-/// The shares of stage 1's atomics the stages issue, as the text and the JSON report them.
-struct StageAtomics {
-  int number;
-  const char* name;
-  double per_element;  ///< atomics per element
-  const char* where;   ///< global, or shared where the bins fit
-};
-
-std::vector<StageAtomics> stage_atomics(const WarpProfile& profile) {
+/// Atomics per element of a row with @p model on keys of @p profile.
+double atomics_per_element(AtomicsModel model, const WarpProfile& profile) {
   const double elements = static_cast<double>(std::max<std::uint64_t>(profile.elements, 1));
-  const double grouped = static_cast<double>(profile.groups) / elements;
-  return {{1, "naive", 1.0, "global"},
-          {2, "ballot-peers", grouped, "global"},
-          {3, "match-peers", grouped, "global"},
-          {4, "subtree", grouped, "global"},
-          {5, "shared", grouped, "shared"},
-          {6, "adaptive", static_cast<double>(profile.adaptive_atomics) / elements, "shared"},
-          {7, "thread-runs", static_cast<double>(profile.run_atomics) / elements, "shared"}};
+  switch (model) {
+    case AtomicsModel::per_group:
+      return static_cast<double>(profile.groups) / elements;
+    case AtomicsModel::adaptive:
+      return static_cast<double>(profile.adaptive_atomics) / elements;
+    case AtomicsModel::per_thread_runs:
+      return static_cast<double>(profile.run_atomics) / elements;
+    case AtomicsModel::per_element:
+      break;
+  }
+  return 1.0;
 }
+
+/// Where a row's atomics go: the global bins, or shared ones where the bins fit.
+const char* bins_of(const HistogramRow& row) { return row.traits.privatizes_in_shared ? "shared" : "global"; }
 
 double per_tile(std::uint64_t count, const WarpProfile& profile) {
   return static_cast<double>(count) / static_cast<double>(std::max<std::uint64_t>(profile.tiles, 1));
@@ -271,13 +271,12 @@ WarpProfile profile_warps(const std::vector<Key>& keys, std::uint64_t warps) {
   return profile;
 }
 
-std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed) {
+std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed, const std::vector<HistogramRow>& stages) {
   std::ostringstream out;
   out << worked_example() << "\n";
   const std::uint64_t profiled = std::min(n, kMaxAnalyzedKeys);
   const std::vector<Key> keys = make_keys(profiled, plan.bins, plan.distribution, seed);
   const WarpProfile profile = profile_warps(keys);
-  const double elements = static_cast<double>(std::max<std::uint64_t>(profile.elements, 1));
   out << format_count(n) << " keys, distribution " << to_string(plan.distribution) << ", " << plan.bins
       << " bins, seed " << seed << ": ";
   if (profiled < n)
@@ -292,33 +291,58 @@ std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed) {
                        static_cast<double>(profile.tiles),
                    2)
           << " %\n";
-  const double per_element = static_cast<double>(profile.groups) / elements;
   out << "  mean "
       << fixed(static_cast<double>(profile.groups) / static_cast<double>(std::max<std::uint64_t>(profile.tiles, 1)), 2)
       << " distinct keys per tile\n\n";
   out << "atomics per element, by stage:\n";
-  out << "  1  naive          1.000 global\n";
-  out << "  2  ballot-peers   " << fixed(per_element, 3) << " global  (ballot loop: "
-      << fixed(static_cast<double>(profile.groups) / static_cast<double>(std::max<std::uint64_t>(profile.tiles, 1)), 2)
-      << " trips per tile; 32 shuffles per tile for the sums)\n";
-  out << "  3  match-peers    " << fixed(per_element, 3) << " global  (one match per tile; 32 shuffles per tile)\n";
-  out << "  4  subtree        " << fixed(per_element, 3) << " global  (one match per tile; "
-      << fixed(static_cast<double>(profile.subtree_rounds) /
-                   static_cast<double>(std::max<std::uint64_t>(profile.tiles, 1)),
-               2)
-      << " sub-tree rounds per tile)\n";
-  out << "  5  shared         " << fixed(per_element, 3) << " shared, plus at most " << plan.bins
-      << " global per block at the merge (bins that fit in shared memory; else stage 4's)\n";
-  out << "  6  adaptive       " << fixed(static_cast<double>(profile.adaptive_atomics) / elements, 3)
-      << " shared (or global, as stage 5), "
-      << fixed(100.0 * static_cast<double>(profile.adaptive_skipped) /
-                   static_cast<double>(std::max<std::uint64_t>(profile.tiles, 1)),
-               1)
-      << " % of tiles without a match (replayed with " << kAdaptiveWarps << " warps)\n";
-  out << "  7  thread-runs    " << fixed(static_cast<double>(profile.run_atomics) / elements, 3)
-      << " shared (or global, as stage 5): a run of equal keys inside a thread's " << kKeysPerThread
-      << " is one atomic, the warp's last runs are matched\n";
-  out << "  lib cub::DeviceHistogram (int-add): per-block privatized bins, its own scheme\n";
+  // The rows the details name: the global fallback of the privatizing rows (the last row on the
+  // global bins), and the first privatizing row.
+  int global_fallback = 0, first_shared = 0;
+  for (const HistogramRow& row : stages) {
+    if (row.kind != RowKind::kernel) continue;
+    if (!row.traits.privatizes_in_shared) global_fallback = row.number;
+    if (row.traits.privatizes_in_shared && first_shared == 0) first_shared = row.number;
+  }
+  const double tiles = static_cast<double>(std::max<std::uint64_t>(profile.tiles, 1));
+  for (const HistogramRow& row : stages) {
+    if (row.kind != RowKind::kernel) {
+      out << "  lib " << row.name << " (int-add): per-block privatized bins, its own scheme\n";
+      continue;
+    }
+    char head[64];
+    std::snprintf(head, sizeof head, "  %d  %-15s", row.number, row.name.c_str());
+    out << head << fixed(atomics_per_element(row.traits.atomics, profile), 3) << " " << bins_of(row);
+    switch (row.traits.detail) {
+      case AnalysisDetail::ballot_loop:
+        out << "  (ballot loop: " << fixed(static_cast<double>(profile.groups) / tiles, 2)
+            << " trips per tile; 32 shuffles per tile for the sums)";
+        break;
+      case AnalysisDetail::match:
+        out << "  (one match per tile; 32 shuffles per tile)";
+        break;
+      case AnalysisDetail::subtree_rounds:
+        out << "  (one match per tile; " << fixed(static_cast<double>(profile.subtree_rounds) / tiles, 2)
+            << " sub-tree rounds per tile)";
+        break;
+      case AnalysisDetail::shared_merge:
+        out << ", plus at most " << plan.bins
+            << " global per block at the merge (bins that fit in shared memory; else stage " << global_fallback
+            << "'s)";
+        break;
+      case AnalysisDetail::adaptive_skips:
+        out << " (or global, as stage " << first_shared << "), "
+            << fixed(100.0 * static_cast<double>(profile.adaptive_skipped) / tiles, 1)
+            << " % of tiles without a match (replayed with " << kAdaptiveWarps << " warps)";
+        break;
+      case AnalysisDetail::thread_runs:
+        out << " (or global, as stage " << first_shared << "): a run of equal keys inside a thread's " << kKeysPerThread
+            << " is one atomic, the warp's last runs are matched";
+        break;
+      case AnalysisDetail::none:
+        break;
+    }
+    out << "\n";
+  }
   return out.str();
 }
 
@@ -359,7 +383,8 @@ json subtree_json(const std::vector<Key>& keys, const std::vector<std::int64_t>&
 
 }  // namespace
 
-std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed) {
+std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed,
+                         const std::vector<HistogramRow>& stages) {
   std::vector<std::int64_t> tens(talk_keys().size());
   for (std::size_t lane = 0; lane < tens.size(); ++lane) tens[lane] = 10 * static_cast<std::int64_t>(lane + 1);
   json document;
@@ -380,12 +405,13 @@ std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed) 
   for (int d = 1; d <= kWarpLanes; ++d)
     if (profile.distinct[static_cast<std::size_t>(d)] > 0)
       distinct.push_back({{"keys", d}, {"tiles", profile.distinct[static_cast<std::size_t>(d)]}});
-  json stages = json::array();
-  for (const StageAtomics& stage : stage_atomics(profile))
-    stages.push_back({{"stage", stage.number},
+  json rows = json::array();
+  for (const HistogramRow& stage : stages)
+    if (stage.kind == RowKind::kernel)
+      rows.push_back({{"stage", stage.number},
                       {"name", stage.name},
-                      {"atomics_per_element", stage.per_element},
-                      {"bins", stage.where}});
+                      {"atomics_per_element", atomics_per_element(stage.traits.atomics, profile)},
+                      {"bins", bins_of(stage)}});
   const std::size_t first_tile = std::min<std::size_t>(keys.size(), kWarpLanes);
   document["keys"] = {
       {"n", n},
@@ -399,7 +425,7 @@ std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed) 
       {"mean_distinct", per_tile(profile.groups, profile)},
       {"subtree_rounds_per_tile", per_tile(profile.subtree_rounds, profile)},
       {"adaptive_skipped_share", per_tile(profile.adaptive_skipped, profile)},
-      {"stages", stages}};
+      {"stages", rows}};
   return document.dump(2) + "\n";
 }
 

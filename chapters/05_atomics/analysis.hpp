@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "inputs.hpp"
-#include "options.hpp"
+#include "plan.hpp"
+#include "traits.hpp"
 
 namespace stepwise::atomics {
 
@@ -101,13 +102,15 @@ inline constexpr std::uint64_t kAdaptiveWarps = 132 * 64;
 WarpProfile profile_warps(const std::vector<Key>& keys, std::uint64_t warps = kAdaptiveWarps);
 
 /// The whole `--analyze` text for @p plan at @p n keys and @p seed: the profile of the first
-/// kMaxAnalyzedKeys keys at most (the text says when it profiled fewer than n).
-std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed);
+/// kMaxAnalyzedKeys keys at most (the text says when it profiled fewer than n), and the atomics
+/// per element of each row of @p stages, counted as its traits say (HistogramTraits).
+std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed, const std::vector<HistogramRow>& stages);
 
 /// The same analysis as a JSON document ("analysis": "atomics-peers") for `tools/plot analysis`:
 /// the ballot loop and the sub-tree of the 8-lane example, the sub-tree of the 16-lane example,
 /// and the profile of the chosen keys (the first tile's keys, distinct keys per tile, atomics
-/// per element by stage).
-std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed);
+/// per element of each kernel row of @p stages).
+std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed,
+                         const std::vector<HistogramRow>& stages);
 
 }  // namespace stepwise::atomics

@@ -19,13 +19,13 @@ const std::vector<HistogramStage<Op>>& histogram_stages() {
         histogram_thread_runs<Op>(),   // stages/histogram/07_thread_runs.cu
     };
     if constexpr (std::is_same_v<Op, IntAdd>) rows.push_back(histogram_library_cub());  // lib_cub_histogram.cu
-    return numbered<HistogramLaunch<Op>>(rows);
+    return numbered<HistogramStage<Op>>(rows);
   }();
   return table;
 }
 
 const std::vector<TicketStage>& ticket_stages() {
-  static const std::vector<TicketStage> table = numbered<TicketLaunch>({
+  static const std::vector<TicketStage> table = numbered<TicketStage>({
       ticket_naive(),            // stages/ticket/01_naive.cu
       ticket_warp_aggregated(),  // stages/ticket/02_warp_aggregated.cu
   });

@@ -21,38 +21,26 @@
 #include <cstdint>
 #include <vector>
 
-#include "host/device_buffer.hpp"
-#include "ops.hpp"
 #include "host/stage.hpp"
+#include "host/workspace.hpp"
+#include "ops.hpp"
+#include "traits.hpp"
 
 namespace stepwise::atomics {
-
-/// The device scratch a table's rows share: CUB's temporary storage. Allocated before timing.
-class Workspace {
- public:
-  /// @p bytes of device memory (none for 0).
-  explicit Workspace(std::size_t bytes = 0) : buffer_(bytes) {}
-  void* data() { return buffer_.data(); }
-  std::size_t bytes() const { return buffer_.size(); }
-  /// @throws std::invalid_argument when the workspace has fewer than @p bytes.
-  void require(std::size_t bytes) const;
-
- private:
-  DeviceBuffer<unsigned char> buffer_;
-};
 
 // ---------------------------------------------------------------------------------------------
 // histogram
 
 /// What every row of a histogram table is called with: n keys (each in [0, bin_count)), their
-/// values (null for IntAdd), the bins (zeroed by the row, then accumulated), n, K.
+/// values (null for IntAdd), the bins (zeroed by the row, then accumulated), n, K, and the
+/// scratch the table's rows share (CUB's temporary storage; allocated before timing).
 template <class Op>
 using HistogramLaunch = void (*)(const Key* keys, const typename Op::Value* values, typename Op::Bin* bins,
                                  std::size_t n, int bin_count, Workspace& workspace, const LaunchShape& shape,
                                  cudaStream_t stream);
 /// A row of a histogram table.
 template <class Op>
-using HistogramStage = Stage<HistogramLaunch<Op>>;
+using HistogramStage = Stage<HistogramLaunch<Op>, HistogramTraits>;
 
 /// The histogram table of @p Op: stages 1-7 in teaching order, then (IntAdd only)
 /// cub::DeviceHistogram::HistogramEven.
@@ -86,7 +74,7 @@ HistogramStage<IntAdd> histogram_library_cub();
 /// The temporary storage the CUB row asks for at these sizes (asks CUB: needs a GPU).
 std::size_t cub_histogram_temp_bytes(std::size_t n, int bin_count);
 
-/// Bytes of shared memory stages 5-7 need for @p bin_count bins of @p bin_bytes each.
+/// Bytes of shared memory the privatizing rows need for @p bin_count bins of @p bin_bytes each.
 constexpr std::size_t shared_bins_bytes(int bin_count, std::size_t bin_bytes) {
   return static_cast<std::size_t>(bin_count) * bin_bytes;
 }

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "ops.hpp"
 #include "host/verify.hpp"
+#include "ops.hpp"
 
 namespace stepwise::atomics {
 

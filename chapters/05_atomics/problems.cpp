@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "host/cli.hpp"
 #include "host/sizes.hpp"
 #include "surface.hpp"
 
@@ -17,6 +18,15 @@ Check TicketProblem::check_output() {
 
 namespace {
 
+/// The numbers of the rows of @p stages that privatize the bins in shared memory.
+template <class Row>
+std::vector<int> privatizing_stages(const std::vector<Row>& stages) {
+  std::vector<int> numbers;
+  for (const Row& stage : stages)
+    if (stage.traits.privatizes_in_shared) numbers.push_back(stage.number);
+  return numbers;
+}
+
 template <class Op>
 int run_histogram(Session& session, const Plan& plan) {
   const std::size_t n = session.options().n;
@@ -27,22 +37,19 @@ int run_histogram(Session& session, const Plan& plan) {
       !session.options().selects("cpu"))
     throw UsageError("--stage: nothing left to run: " + rows.left_out);
   session.require_device_bytes(device_bytes(plan, n) + static_cast<double>(rows.workspace_bytes), plan.sizes);
-  HistogramProblem<Op> problem(n, plan.bins, plan.distribution, session.options().seed);
-  Workspace workspace(rows.workspace_bytes);
+  HistogramProblem<Op> problem(n, plan.bins, plan.distribution, session.options().seed, rows.workspace_bytes);
   session.note(format_count(n) + " keys, distribution " + to_string(plan.distribution) + ", " +
                std::to_string(plan.bins) + " bins, --op " + Op::kName);
   if (!rows.left_out.empty()) session.note(rows.left_out);
   if (shared_bins_bytes(plan.bins, sizeof(typename Op::Bin)) > max_shared_bytes_per_block())
-    session.note("stages 5-7: " + std::to_string(plan.bins) + " bins of " + std::to_string(sizeof(typename Op::Bin)) +
+    session.note(describe_stage_numbers(privatizing_stages(rows.stages)) + ": " + std::to_string(plan.bins) +
+                 " bins of " + std::to_string(sizeof(typename Op::Bin)) +
                  " B do not fit in one block's shared memory (" + std::to_string(max_shared_bytes_per_block() / 1024) +
                  " KiB): they aggregate into the global bins, without privatization");
   if constexpr (!std::is_same_v<Op, IntAdd>)
     session.note(std::string("no library row: cub::DeviceHistogram counts, it has no ") +
                  (Op::kHasValues && sizeof(typename Op::Value) == 4 ? "float" : "double") + " weights");
-  return session.run(rows.stages, problem,
-                     [&](HistogramLaunch<Op> launch, const LaunchShape& shape, cudaStream_t stream) {
-                       problem.launch(launch, workspace, shape, stream);
-                     });
+  return session.run(rows.stages, problem);
 }
 
 int run_ticket(Session& session, const Plan& plan) {
@@ -50,17 +57,10 @@ int run_ticket(Session& session, const Plan& plan) {
   session.require_device_bytes(device_bytes(plan, n), plan.sizes);
   TicketProblem problem(n, session.options().seed);
   session.note(format_count(n) + " random int32 values, the positive ones kept (about half)");
-  return session.run(ticket_stages(), problem, [&](TicketLaunch launch, const LaunchShape& shape, cudaStream_t stream) {
-    problem.launch(launch, shape, stream);
-  });
+  return session.run(ticket_stages(), problem);
 }
 
 }  // namespace
-
-std::vector<StageInfo> stage_infos(ProblemKind problem) {
-  if (problem == ProblemKind::ticket) return describe(ticket_stages());
-  return describe(histogram_stages<IntAdd>());
-}
 
 int run_plan(Session& session, const Plan& plan) {
   if (plan.problem == ProblemKind::ticket) return run_ticket(session, plan);

@@ -14,7 +14,7 @@
 #include "host/harness.hpp"
 #include "inputs.hpp"
 #include "library_limit.hpp"
-#include "options.hpp"
+#include "plan.hpp"
 
 namespace stepwise::atomics {
 
@@ -22,14 +22,18 @@ namespace stepwise::atomics {
 template <class Op>
 class HistogramProblem final : public Problem {
  public:
-  HistogramProblem(std::size_t n, int bin_count, const Distribution& distribution, std::uint64_t seed)
+  /// n keys into @p bin_count bins drawn from @p distribution and @p seed, with @p workspace_bytes
+  /// of scratch for the rows (HistogramRows::workspace_bytes).
+  HistogramProblem(std::size_t n, int bin_count, const Distribution& distribution, std::uint64_t seed,
+                   std::size_t workspace_bytes = 0)
       : bin_count_(bin_count),
         keys_(make_keys(n, bin_count, distribution, seed)),
         values_(make_values<Op>(n, seed)),
         reference_(reference_bins(keys_, values_, bin_count)),
         keys_device_(keys_),
         values_device_(values_),
-        bins_(static_cast<std::size_t>(bin_count)) {}
+        bins_(static_cast<std::size_t>(bin_count)),
+        workspace_(workspace_bytes) {}
 
   std::string element_type() const override {
     return std::string("int32 keys") +
@@ -45,10 +49,10 @@ class HistogramProblem final : public Problem {
   Check check_output() override { return check_bins<Op>(bins_.download(), reference_); }
   void run_cpu_reference() override { scratch_ = reference_bins(keys_, values_, bin_count_); }
 
-  /// Runs one row of the table on this problem's buffers.
-  void launch(HistogramLaunch<Op> launch, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
-    launch(keys_device_.data(), Op::kHasValues ? values_device_.data() : nullptr, bins_.data(), keys_.size(),
-           bin_count_, workspace, shape, stream);
+  /// Runs @p stage on this problem's buffers.
+  void launch(const HistogramStage<Op>& stage, const LaunchShape& shape, cudaStream_t stream) {
+    stage.launch(keys_device_.data(), Op::kHasValues ? values_device_.data() : nullptr, bins_.data(), keys_.size(),
+                 bin_count_, workspace_, shape, stream);
   }
   const std::vector<Key>& keys() const { return keys_; }
   const BinReference& reference() const { return reference_; }
@@ -62,6 +66,7 @@ class HistogramProblem final : public Problem {
   DeviceBuffer<Key> keys_device_;
   DeviceBuffer<typename Op::Value> values_device_;
   DeviceBuffer<typename Op::Bin> bins_;
+  Workspace workspace_;
 };
 
 /// The rows of a histogram table that run at these sizes on this GPU, and the workspace they
@@ -109,9 +114,9 @@ class TicketProblem final : public Problem {
   }
   Check check_output() override;
   void run_cpu_reference() override { scratch_ = kept_sorted(values_); }
-  /// Runs one row of the table on this problem's buffers.
-  void launch(TicketLaunch launch, const LaunchShape& shape, cudaStream_t stream) {
-    launch(in_.data(), out_.data(), counter_.data(), values_.size(), shape, stream);
+  /// Runs @p stage on this problem's buffers.
+  void launch(const TicketStage& stage, const LaunchShape& shape, cudaStream_t stream) {
+    stage.launch(in_.data(), out_.data(), counter_.data(), values_.size(), shape, stream);
   }
 
  private:
@@ -119,10 +124,6 @@ class TicketProblem final : public Problem {
   DeviceBuffer<std::int32_t> in_, out_;
   DeviceBuffer<unsigned long long> counter_;
 };
-
-/// The rows of @p problem's table as --list shows them (the int-add table for the histogram:
-/// the others have the same stages and no CUB row).
-std::vector<StageInfo> stage_infos(ProblemKind problem);
 
 /// Builds the plan's problem on the device and runs its table (or, with --surface, the
 /// surface) through @p session.

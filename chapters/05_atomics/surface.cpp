@@ -4,10 +4,10 @@
 #include <iostream>
 
 #include "host/check.hpp"
-#include "problems.hpp"
 #include "host/report.hpp"
-#include "surface_report.hpp"
 #include "host/timing.hpp"
+#include "problems.hpp"
+#include "surface_report.hpp"
 
 namespace stepwise::atomics {
 namespace {
@@ -60,13 +60,13 @@ void measure_op(Session& session, const Plan& plan, GpuTimer& timer, Surface& su
   const std::size_t n = session.options().n;
   const HistogramRows<Op> rows = histogram_rows<Op>(n, plan.bins);
   if (!rows.left_out.empty()) surface.notes.push_back(rows.left_out);
-  Workspace workspace(rows.workspace_bytes);
   for (int keys : surface_keys_per_warp()) {
-    HistogramProblem<Op> problem(n, plan.bins, keys_per_warp_distribution(keys), session.options().seed);
+    HistogramProblem<Op> problem(n, plan.bins, keys_per_warp_distribution(keys), session.options().seed,
+                                 rows.workspace_bytes);
     for (const HistogramStage<Op>& stage : rows.stages) {
       if (stage.number != 1 && !session.options().selects(stage.name)) continue;
       SurfacePoint point = measure(
-          problem, [&](cudaStream_t stream) { problem.launch(stage.launch, workspace, stage.shape, stream); }, timer,
+          problem, [&](cudaStream_t stream) { problem.launch(stage, stage.shape, stream); }, timer,
           timing_of(session.options()));
       point.op = Op::kName;
       point.keys_per_warp = keys;

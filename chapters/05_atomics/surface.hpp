@@ -5,7 +5,7 @@
 #pragma once
 
 #include "host/harness.hpp"
-#include "options.hpp"
+#include "plan.hpp"
 
 namespace stepwise::atomics {
 

@@ -57,12 +57,15 @@ unsigned kept_between(const Plan& plan, std::uint64_t n, std::uint64_t seed, std
   return kept;
 }
 
-/// A stage's row of the table's kernel rows, or nullptr.
-const StageInfo* stage_numbered(const std::vector<StageInfo>& stages, int number) {
-  for (const StageInfo& stage : stages)
-    if (stage.kind == RowKind::kernel && stage.number == number) return &stage;
+/// The kernel row that draws @p diagram, or nullptr.
+const SelectRow* row_drawing(const std::vector<SelectRow>& stages, Diagram diagram) {
+  for (const SelectRow& stage : stages)
+    if (stage.kind == RowKind::kernel && stage.traits.diagram == diagram) return &stage;
   return nullptr;
 }
+
+/// @p text without its leading `stage ` or `stages `: `6 and 7`.
+std::string without_noun(const std::string& text) { return text.substr(text.find(' ') + 1); }
 
 json shape_json(const LaunchShape& shape) {
   return {{"threads", shape.threads}, {"items", shape.items}, {"blocks_per_sm", shape.blocks_per_sm}};
@@ -101,7 +104,7 @@ json lookback_json(const LookbackExample& example) {
 }  // namespace
 
 std::vector<StageCost> stage_costs(const Plan& plan, std::uint64_t n, std::uint64_t seed,
-                                   const std::vector<StageInfo>& stages, std::uint64_t& kept) {
+                                   const std::vector<SelectRow>& stages, std::uint64_t& kept) {
   const double key_bytes = 4.0;
   const double element_bytes = key_bytes + (plan.payload ? 4.0 : 0.0);  // what a kept element writes
   const double input_bytes = element_bytes + (plan.by_flags ? 1.0 : 0.0);
@@ -119,48 +122,44 @@ std::vector<StageCost> stage_costs(const Plan& plan, std::uint64_t n, std::uint6
   kept = groups_with_kept(1);
   const double stream_bytes = elements * input_bytes + static_cast<double>(kept) * element_bytes;
   std::vector<StageCost> costs;
-  for (const StageInfo& stage : stages) {
+  for (const SelectRow& stage : stages) {
     if (stage.kind != RowKind::kernel) continue;
     StageCost cost;
     cost.name = stage.name;
     const std::uint64_t tile =
         static_cast<std::uint64_t>(stage.shape.threads) * static_cast<std::uint64_t>(stage.shape.items);
     const double blocks = static_cast<double>(kAnalyzedSms) * stage.shape.blocks_per_sm;
-    cost.input_passes = 1;
-    cost.launches = 1;
     cost.bytes = stream_bytes;
-    switch (stage.number) {
-      case 1:
+    const SelectCost& model = stage.traits.cost;
+    switch (model.counter_atomics) {
+      case CounterAtomics::none:
+        break;
+      case CounterAtomics::per_kept_element:
         cost.counter_atomics = kept;
         break;
-      case 2:
+      case CounterAtomics::per_warp:
         cost.counter_atomics = groups_with_kept(32);
         break;
-      case 3:
-      case 8:
+      case CounterAtomics::per_tile:
         cost.counter_atomics = groups_with_kept(tile);
         break;
-      case 4:
-        cost.input_passes = 2;
-        cost.launches = 3;
-        cost.bytes += elements * test_bytes + 3.0 * 8.0 * blocks;  // counts written, read and rewritten, read
-        break;
-      case 5:
-        cost.input_passes = 2;
-        cost.launches = 2;
-        cost.bytes += elements * test_bytes + 8.0 * blocks;  // the sums of counts before each block hit L2
-        break;
-      default:  // 6, 7: one ticket per tile; the statuses are 8 bytes per tile
-        cost.ticket_atomics = (n + tile - 1) / tile;
-        cost.bytes += 16.0 * static_cast<double>(cost.ticket_atomics);
-        break;
+    }
+    cost.input_passes = model.input_passes;
+    cost.launches = model.launches;
+    if (model.input_passes > 1 || model.count_bytes_per_block > 0.0) {
+      cost.bytes +=
+          static_cast<double>(model.input_passes - 1) * elements * test_bytes + model.count_bytes_per_block * blocks;
+    }
+    if (model.ticket_per_tile) {  // one ticket per tile; the statuses are 8 bytes per tile
+      cost.ticket_atomics = (n + tile - 1) / tile;
+      cost.bytes += 16.0 * static_cast<double>(cost.ticket_atomics);
     }
     costs.push_back(cost);
   }
   return costs;
 }
 
-std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed, const std::vector<StageInfo>& stages) {
+std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed, const std::vector<SelectRow>& stages) {
   std::uint64_t kept = 0;
   const std::vector<StageCost> costs = stage_costs(plan, n, seed, stages, kept);
   std::ostringstream out;
@@ -187,9 +186,18 @@ std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed, const
                   format_bytes(cost.bytes).c_str());
     out << line;
   }
-  out << "\nstage 2: one atomic per 32-element warp holding a kept element; stages 3 and 8: one per tile holding\n"
-         "one; stages 4 and 5 read the test bytes (keys or flags) a second time and use no atomic; 6 and 7 draw one\n"
-         "ticket per tile and find their place by the look-back. Stages 4 and 5 assume "
+  const auto counting = [&](CounterAtomics where) {
+    return stage_numbers(stages, [&](const SelectRow& row) { return row.traits.cost.counter_atomics == where; });
+  };
+  const std::string two_passes =
+      stage_numbers(stages, [](const SelectRow& row) { return row.traits.cost.input_passes > 1; });
+  const std::string ticketed =
+      stage_numbers(stages, [](const SelectRow& row) { return row.traits.cost.ticket_per_tile; });
+  out << "\n"
+      << counting(CounterAtomics::per_warp) << ": one atomic per 32-element warp holding a kept element; "
+      << counting(CounterAtomics::per_tile) << ": one per tile holding\none; " << two_passes
+      << " read the test bytes (keys or flags) a second time and use no atomic; " << without_noun(ticketed)
+      << " draw one\nticket per tile and find their place by the look-back. S" << two_passes.substr(1) << " assume "
       << kAnalyzedSms << " SMs.\n";
   return out.str();
 }
@@ -303,11 +311,11 @@ LookbackExample lookback_example(const Plan& plan, std::uint64_t n, std::uint64_
   return example;
 }
 
-std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed, const std::vector<StageInfo>& stages) {
+std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed, const std::vector<SelectRow>& stages) {
   std::uint64_t kept = 0;
   const std::vector<StageCost> costs = stage_costs(plan, n, seed, stages, kept);
   json rows = json::array();
-  for (const StageInfo& stage : stages) {
+  for (const SelectRow& stage : stages) {
     if (stage.kind != RowKind::kernel) continue;
     const StageCost& cost = costs[rows.size()];
     rows.push_back({{"number", stage.number},
@@ -333,13 +341,13 @@ std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed, 
                    {"kept", kept},
                    {"stages", rows}};
   document["warp"] = warp_json(warp_ballot(plan, n, seed, 0));
-  if (const StageInfo* stage = stage_numbered(stages, 3)) {
+  if (const SelectRow* stage = row_drawing(stages, Diagram::strided_tile)) {
     const StridedPacking packing = strided_packing(plan, n, seed, 0, stage->shape);
     document["strided_tile"] = {{"stage", stage->number},     {"name", stage->name},        {"tile", packing.tile},
                                 {"threads", packing.threads}, {"items", packing.items},     {"warps", packing.warps},
                                 {"counts", packing.counts},   {"offsets", packing.offsets}, {"total", packing.total}};
   }
-  if (const StageInfo* stage = stage_numbered(stages, 7)) {
+  if (const SelectRow* stage = row_drawing(stages, Diagram::sliced_tile_lookback)) {
     const SlicedPacking packing = sliced_packing(plan, n, seed, 0, stage->shape);
     document["sliced_tile"] = {{"stage", stage->number},     {"name", stage->name},      {"tile", packing.tile},
                                {"threads", packing.threads}, {"items", packing.items},   {"warps", packing.warps},

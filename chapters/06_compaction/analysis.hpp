@@ -13,12 +13,13 @@
 #include <string>
 #include <vector>
 
-#include "options.hpp"
 #include "host/types.hpp"
+#include "plan.hpp"
+#include "traits.hpp"
 
 namespace stepwise::compaction {
 
-/// The SM count --analyze assumes for the fixed grids of stages 4 and 5 (an H100 SXM's).
+/// The SM count --analyze assumes for the rows with a fixed grid of blocks per SM (an H100 SXM's).
 inline constexpr int kAnalyzedSms = 132;
 
 /// The most elements --analyze counts one by one: 2^26, about a second. Above, it counts the
@@ -28,23 +29,23 @@ inline constexpr std::uint64_t kMaxCountedElements = std::uint64_t{1} << 26;
 /// What one stage costs on one input.
 struct StageCost {
   std::string name;
-  std::uint64_t counter_atomics = 0;  ///< atomics on the output counter (stages 1-3 and 8)
-  std::uint64_t ticket_atomics = 0;   ///< atomics on the tile ticket (stages 6-7)
+  std::uint64_t counter_atomics = 0;  ///< atomics on the output counter (CounterAtomics)
+  std::uint64_t ticket_atomics = 0;   ///< atomics on the tile ticket (SelectCost::ticket_per_tile)
   int input_passes = 0;               ///< times the input (or its test bytes) is read
   int launches = 0;                   ///< kernels per run
   double bytes = 0.0;                 ///< the bytes the stage moves through device memory
 };
 
-/// The costs of @p stages (the table's kernel rows, with their default shapes) on the input of
-/// @p plan with @p n elements drawn from @p seed; kept is set to the kept count. Counted on the
-/// first kMaxCountedElements elements at most, and scaled to n beyond.
-/// Stage 2's atomics: the 32-element groups (warps) holding a kept element; stage 3's: the
-/// tiles holding one; stages 4 and 5: kAnalyzedSms x blocks_per_sm blocks.
+/// The costs of @p stages (the table's kernel rows, with their default shapes and their cost
+/// models, SelectCost) on the input of @p plan with @p n elements drawn from @p seed; kept is set
+/// to the kept count. Counted on the first kMaxCountedElements elements at most, and scaled to n
+/// beyond. Atomics per warp: the 32-element groups holding a kept element; per tile: the tiles
+/// holding one; counts per block: kAnalyzedSms x blocks_per_sm blocks.
 std::vector<StageCost> stage_costs(const Plan& plan, std::uint64_t n, std::uint64_t seed,
-                                   const std::vector<StageInfo>& stages, std::uint64_t& kept);
+                                   const std::vector<SelectRow>& stages, std::uint64_t& kept);
 
 /// The --analyze report.
-std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed, const std::vector<StageInfo>& stages);
+std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed, const std::vector<SelectRow>& stages);
 
 /// One warp's vote, as stage 2's warp_ticket and every ballot of stages 3-8 compute it.
 struct WarpBallot {
@@ -126,8 +127,9 @@ struct LookbackExample {
 LookbackExample lookback_example(const Plan& plan, std::uint64_t n, std::uint64_t seed, const LaunchShape& shape,
                                  std::uint64_t unresolved = 5);
 
-/// The --analyze report as JSON (--format json): the table's numbers, and the packing and look-back examples above
-/// for the stages in @p stages (stage 3's tile 0, warp 0 of it, stage 7's tile 0 and its look-back example).
-std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed, const std::vector<StageInfo>& stages);
+/// The --analyze report as JSON (--format json): the table's numbers, warp 0's ballot, and the packing and
+/// look-back examples above for the rows of @p stages that draw them (SelectTraits::diagram): tile 0 of the
+/// strided-tile row, tile 0 of the sliced-tile row and its look-back example.
+std::string analyze_json(const Plan& plan, std::uint64_t n, std::uint64_t seed, const std::vector<SelectRow>& stages);
 
 }  // namespace stepwise::compaction

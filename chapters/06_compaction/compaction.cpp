@@ -1,17 +1,15 @@
 // The chapter's tables: add a stage by adding its file under stages/ and its row here.
 #include <algorithm>
-#include <stdexcept>
-#include <string>
 
-#include "compaction.hpp"
 #include "algorithm/lookback.hpp"
+#include "compaction.hpp"
 
 namespace stepwise::compaction {
 namespace {
 
 template <class K>
 std::vector<SelectStage<K>> table(Form form) {
-  return numbered<SelectLaunch<K>>({
+  return numbered<SelectStage<K>>({
       atomic_per_element<K>(),                                               // stages/01_atomic.cu
       warp_aggregated<K>(),                                                  // stages/02_warp_aggregated.cu
       block_aggregated<K>(),                                                 // stages/03_block_aggregated.cu
@@ -34,19 +32,6 @@ const std::vector<SelectStage<K>>& select_stages(Form form) {
 }
 
 template <class K>
-bool keeps_input_order(SelectLaunch<K> launch) {
-  static const SelectLaunch<K> unordered[] = {atomic_per_element<K>().launch, warp_aggregated<K>().launch,
-                                              block_aggregated<K>().launch, tuned_unordered<K>().launch};
-  return std::find(std::begin(unordered), std::end(unordered), launch) == std::end(unordered);
-}
-
-void Workspace::require(std::size_t bytes) const {
-  if (bytes > buffer_.size())
-    throw std::invalid_argument("the workspace has " + std::to_string(buffer_.size()) + " bytes; this row needs " +
-                                std::to_string(bytes));
-}
-
-template <class K>
 std::size_t workspace_bytes(std::size_t n, bool payload) {
   const std::size_t counts = kMaxCountBlocks * sizeof(unsigned long long);
   const std::size_t statuses = packed_lookback_layout((n + kMinLookbackTile - 1) / kMinLookbackTile).total_bytes;
@@ -57,8 +42,6 @@ std::size_t workspace_bytes(std::size_t n, bool payload) {
 
 template const std::vector<SelectStage<std::int32_t>>& select_stages<std::int32_t>(Form);
 template const std::vector<SelectStage<float>>& select_stages<float>(Form);
-template bool keeps_input_order<std::int32_t>(SelectLaunch<std::int32_t>);
-template bool keeps_input_order<float>(SelectLaunch<float>);
 template std::size_t workspace_bytes<std::int32_t>(std::size_t, bool);
 template std::size_t workspace_bytes<float>(std::size_t, bool);
 

@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "device/block.cuh"
 #include "compaction.hpp"
+#include "device/block.cuh"
 #include "device/thread_ops.hpp"
 #include "device/warp.cuh"
 
@@ -94,7 +94,7 @@ struct Selector {
       if constexpr (kByFlags) {
         if ((flag_word >> (8 * c)) & 0xffu) kept |= 1u << c;
       } else {
-        if (elements[c].key < K(0)) kept |= 1u << c;
+        if (keeps_key(elements[c].key)) kept |= 1u << c;
       }
     }
     return kept;
@@ -104,7 +104,7 @@ struct Selector {
     if constexpr (kByFlags) {
       return element.flag != 0;
     } else {
-      return element.key < K(0);
+      return keeps_key(element.key);
     }
   }
   /// The test of element @p i, reading only what the test needs (the flag, or the key): the
@@ -113,7 +113,7 @@ struct Selector {
     if constexpr (kByFlags) {
       return flags[i] != 0;
     } else {
-      return keys[i] < K(0);
+      return keeps_key(keys[i]);
     }
   }
   /// Writes @p element at output position @p position.
@@ -138,9 +138,6 @@ void with_selector(const SelectArgs<K>& args, Body&& body) {
       body(Selector<K, false, false>{args.keys, nullptr, nullptr, args.kept_keys, nullptr});
   }
 }
-
-/// The lanes below this one: the mask whose popcount in a ballot is this lane's rank.
-__device__ __forceinline__ unsigned lanes_below() { return (1u << (threadIdx.x % 32)) - 1u; }
 
 /// The elements of a tile of @p count (<= NT*VT) at @p base, strided: step s of thread t is
 /// element s*NT + t, so each step of a warp is 32 consecutive elements (one coalesced load) and

@@ -4,9 +4,10 @@
 ///
 /// Every row computes the same thing: the elements of an input that pass a test (a predicate on
 /// the key, or a flag byte per element), written to the front of the output, and how many there
-/// are. Stages 1-3 and 8 write them in whatever order their atomics hand out (unordered);
-/// stages 4-7 and the library keep the input order (a stable compaction, as CUB's). Every row runs for any
-/// n with 64-bit indexing; a launcher only enqueues work.
+/// are. Some rows write them in whatever order their atomics hand out (unordered); the others
+/// and the library keep the input order (a stable compaction, as CUB's): each row says which in
+/// its traits (traits.hpp). Every row runs for any n with 64-bit indexing; a launcher only
+/// enqueues work.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -16,10 +17,10 @@
 #include <optional>
 #include <vector>
 
-#include "host/device_buffer.hpp"
-#include "inputs.hpp"
-#include "options.hpp"
 #include "host/stage.hpp"
+#include "host/workspace.hpp"
+#include "inputs.hpp"
+#include "traits.hpp"
 
 namespace stepwise::compaction {
 
@@ -27,7 +28,7 @@ namespace stepwise::compaction {
 /// DeviceSelect::Flagged's flag byte (kept where not zero).
 enum class Form { predicate, flags };
 
-/// The device operands of one compaction, and how stages 6 and 7 run their look-back.
+/// The device operands of one compaction, and how the look-back rows run their look-back.
 template <class K>
 struct SelectArgs {
   const K* keys = nullptr;
@@ -37,50 +38,32 @@ struct SelectArgs {
   Payload* kept_values = nullptr;            ///< with a payload
   unsigned long long* kept_count = nullptr;  ///< one counter, written by the row
   std::size_t n = 0;
-  /// Stages 6 and 7: warp 0 sleeps this long after publishing its tile's count, before its first
-  /// poll of the predecessors (--first-poll-ns; 0 polls at once; unset: the stage's own default,
-  /// kSinglePassFirstPollNs or kTunedFirstPollNs).
+  /// The look-back rows: warp 0 sleeps this long after publishing its tile's count, before its
+  /// first poll of the predecessors (--first-poll-ns; 0 polls at once; unset: the stage's own
+  /// default, set in its file).
   std::optional<unsigned> first_poll_ns;
-  /// Stage 7: load tile blockIdx.x while the ticket is drawn, and reload if the ticket differs
-  /// (false: --ticket-first).
+  /// The speculative row: load tile blockIdx.x while the ticket is drawn, and reload if the
+  /// ticket differs (false: --ticket-first).
   bool speculative = true;
-  /// Stage 7, for the tests: guess tile (blockIdx.x + guess_shift) mod grid; 1 makes every guess
+  /// The speculative row, for the tests: guess tile (blockIdx.x + guess_shift) mod grid; 1 makes every guess
   /// wrong, so that every block takes the reload path.
   unsigned guess_shift = 0;
 };
 
-/// The device scratch every row of a table shares: counts per block, look-back statuses,
-/// CUB's temporary storage. Allocated before timing; a row clears what it uses.
-class Workspace {
- public:
-  /// @p bytes of device memory (none for 0).
-  explicit Workspace(std::size_t bytes = 0) : buffer_(bytes) {}
-  unsigned char* data() { return buffer_.data(); }
-  std::size_t bytes() const { return buffer_.size(); }
-  /// @throws std::invalid_argument when the workspace has fewer than @p bytes.
-  void require(std::size_t bytes) const;
-
- private:
-  DeviceBuffer<unsigned char> buffer_;
-};
-
-/// What every row is called with.
+/// What every row is called with: the operands, the scratch every row of a table shares
+/// (counts per block, look-back statuses, CUB's temporary storage; allocated before timing, a row
+/// clears what it uses), the shape and the stream.
 template <class K>
 using SelectLaunch = void (*)(const SelectArgs<K>& args, Workspace& workspace, const LaunchShape& shape,
                               cudaStream_t stream);
-/// A row of the table.
+/// A row of the table, with its traits set in its own file.
 template <class K>
-using SelectStage = Stage<SelectLaunch<K>>;
+using SelectStage = Stage<SelectLaunch<K>, SelectTraits>;
 
 /// The table of @p form: stages 1-8 in teaching order, then cub::DeviceSelect::If (predicate)
 /// or cub::DeviceSelect::Flagged (flags).
 template <class K>
 const std::vector<SelectStage<K>>& select_stages(Form form);
-
-/// True for the rows that keep the input order (stages 4-7 and the library); the unordered
-/// rows (1-3 and 8) are checked as a multiset.
-template <class K>
-bool keeps_input_order(SelectLaunch<K> launch);
 
 template <class K>
 SelectStage<K> atomic_per_element();  ///< stage 1, stages/01_atomic.cu

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithm/hd.hpp"
 #include "host/verify.hpp"
 
 namespace stepwise::compaction {
@@ -63,9 +64,10 @@ struct SelectInput {
 template <class K>
 SelectInput<K> make_input(std::size_t n, double selectivity, const Pattern& pattern, bool payload, std::uint64_t seed);
 
-/// The predicate of the If form, on the CPU: the kernels compute the same `key < 0`.
+/// The predicate of the If form, `key < 0`: the kernels, the library rows' functor and the CPU
+/// reference all call this one.
 template <class K>
-bool keeps_key(K key) {
+STEPWISE_HD inline bool keeps_key(K key) {
   return key < K(0);
 }
 

@@ -3,8 +3,6 @@
 #include <cstring>
 #include <utility>
 
-#include "host/sizes.hpp"
-
 namespace stepwise::compaction {
 namespace {
 
@@ -16,29 +14,8 @@ T filled_with(unsigned char byte) {
   return value;
 }
 
-Form form_of(const Plan& plan) { return plan.by_flags ? Form::flags : Form::predicate; }
-
 /// Input bytes per element: the key, and the flag and the value where there are.
 double input_bytes(const Plan& plan) { return 4.0 + (plan.by_flags ? 1.0 : 0.0) + (plan.payload ? 4.0 : 0.0); }
-
-template <class K>
-int run_table(Session& session, const Plan& plan) {
-  const std::size_t n = session.options().n;
-  const std::size_t workspace = workspace_bytes<K>(n, plan.payload);
-  session.require_device_bytes(static_cast<double>(n) * (input_bytes(plan) + 4.0 + (plan.payload ? 4.0 : 0.0)) +
-                               static_cast<double>(workspace));
-  SelectProblem<K> problem(n, plan, session.options().seed);
-  Workspace scratch(workspace);
-  session.note(format_count(n) + " " + to_string(plan.type) + " keys, " + describe_input(plan) + ": " +
-               std::to_string(problem.reference().keys.size()) + " kept");
-  session.note(
-      "stages 1-3 and 8 keep the elements in the order their atomics are served, checked as a multiset; "
-      "stages 4-7 and the library keep the input order, checked exactly");
-  return session.run(select_stages<K>(form_of(plan)), problem,
-                     [&](SelectLaunch<K> launch, const LaunchShape& shape, cudaStream_t stream) {
-                       problem.launch(launch, scratch, shape, stream);
-                     });
-}
 
 }  // namespace
 
@@ -56,7 +33,8 @@ SelectProblem<K>::SelectProblem(SelectInput<K> input, const Plan& plan)
       values_(input_.values),
       kept_keys_(input_.keys.size()),
       kept_values_(plan.payload ? input_.keys.size() : 0),
-      kept_count_(1) {}
+      kept_count_(1),
+      workspace_(workspace_bytes<K>(input_.keys.size(), plan.payload)) {}
 
 template <class K>
 std::string SelectProblem<K>::element_type() const {
@@ -91,9 +69,8 @@ void SelectProblem<K>::run_cpu_reference() {
 }
 
 template <class K>
-void SelectProblem<K>::launch(SelectLaunch<K> launch, Workspace& workspace, const LaunchShape& shape,
-                              cudaStream_t stream) {
-  ordered_ = keeps_input_order<K>(launch);
+void SelectProblem<K>::launch(const SelectStage<K>& stage, const LaunchShape& shape, cudaStream_t stream) {
+  ordered_ = stage.traits.keeps_input_order;
   SelectArgs<K> args;
   args.keys = keys_.data();
   args.flags = flags_.data();
@@ -103,16 +80,17 @@ void SelectProblem<K>::launch(SelectLaunch<K> launch, Workspace& workspace, cons
   args.kept_count = kept_count_.data();
   args.n = input_.keys.size();
   args.first_poll_ns = plan_.first_poll_ns;
-  args.speculative = plan_.speculative;
+  args.speculative = !plan_.ticket_first;
   args.guess_shift = guess_shift_;
-  launch(args, workspace, shape, stream);
+  stage.launch(args, workspace_, shape, stream);
 }
 
-std::vector<StageInfo> stage_infos(const Plan& plan) { return describe(select_stages<std::int32_t>(form_of(plan))); }
-
-int run_plan(Session& session, const Plan& plan) {
-  if (plan.type == KeyType::float32) return run_table<float>(session, plan);
-  return run_table<std::int32_t>(session, plan);
+std::string order_note(const std::vector<SelectRow>& rows) {
+  const auto unordered = [](const SelectRow& row) { return !row.traits.keeps_input_order; };
+  const auto ordered = [](const SelectRow& row) { return row.traits.keeps_input_order; };
+  return stage_numbers(rows, unordered) +
+         " keep the elements in the order their atomics are served, checked as a multiset; " +
+         stage_numbers(rows, ordered) + " and the library keep the input order, checked exactly";
 }
 
 template class SelectProblem<std::int32_t>;

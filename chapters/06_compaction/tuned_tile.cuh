@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "compaction.cuh"
+#include "device/warp.cuh"
 #include "host/dispatch.hpp"
 #include "host/launch.hpp"
-#include "device/warp.cuh"
 
 namespace stepwise::compaction {
 

@@ -13,12 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "algorithm/warp_aggregate.hpp"
 #include "analysis.hpp"
+#include "atomics.hpp"
+#include "chapter.hpp"
 #include "inputs.hpp"
 #include "library_limit.hpp"
-#include "options.hpp"
+#include "plan.hpp"
 #include "surface_report.hpp"
-#include "algorithm/warp_aggregate.hpp"
 
 using namespace stepwise;
 using namespace stepwise::atomics;
@@ -35,24 +37,29 @@ std::vector<Key> random_warp(std::mt19937_64& rng, int range) {
 
 std::uint32_t lanes_mask(int lanes) { return lanes == kWarpLanes ? 0xffffffffu : lanes_below(lanes); }
 
-/// Parses @p arguments like main does; returns the exit code parse() gave, or -1 to go on.
-/// A stand-in for the histogram table as --stage sees it: a kernel row and the library row.
-std::vector<StageInfo> histogram_table_rows() {
-  StageInfo kernel;
-  kernel.number = 1;
-  kernel.name = "naive";
-  StageInfo library;
-  library.name = "cub::DeviceHistogram";
-  library.kind = RowKind::library;
-  return {kernel, library};
-}
+/// The int-add table as --analyze reads it: names, numbers and traits.
+std::vector<HistogramRow> analyzed_rows() { return rows_of(histogram_stages<IntAdd>()); }
 
-int parse(const std::vector<std::string>& arguments, ChapterOptions& options, Plan* plan = nullptr) {
-  ChapterCli cli(chapter_info(problem_in_arguments(arguments)), histogram_table_rows());
-  add_chapter_options(cli, options);
-  if (auto code = cli.parse(arguments)) return *code;
-  if (plan != nullptr) *plan = make_plan(cli, options);
-  return -1;
+/// Runs @p arguments as main does, with --check-options: 0 when they are good, 2 when refused.
+/// With @p plan, a good command line's plan (completed by the chapter's validate) is written there.
+int parse(const std::vector<std::string>& arguments, Plan* plan = nullptr) {
+  std::vector<std::string> owned = {"chapter_05_atomics"};
+  owned.insert(owned.end(), arguments.begin(), arguments.end());
+  owned.push_back("--check-options");
+  std::vector<char*> argv;
+  for (std::string& argument : owned) argv.push_back(argument.data());
+  const int code = run_chapter(static_cast<int>(argv.size()), argv.data(), chapter());
+  if (code != 0 || plan == nullptr) return code;
+  const Chapter<Plan> spec = chapter();  // the plan as run_chapter builds it
+  Plan parsed;
+  ChapterCli cli([&] { return spec.info(parsed); }, [&] { return spec.stages(parsed); });
+  bool analyze = false;
+  cli.add_analyze_flag(analyze, spec.analyze.help, spec.analyze.reads);
+  spec.add_options(cli, parsed);
+  cli.set_validate([&](const CommonOptions& options) { spec.validate(parsed, options); });
+  if (auto exit_code = cli.parse(arguments)) return *exit_code;
+  *plan = parsed;
+  return code;
 }
 
 }  // namespace
@@ -301,22 +308,18 @@ TEST_CASE("checks: the ticket's output in any order, the counter, nothing past t
 }
 
 TEST_CASE("options: plans, and what each problem and mode refuses") {
-  ChapterOptions options;
   Plan plan;
-  CHECK(parse({"--bins", "1000", "--distribution", "runs:8", "--op", "double-cas"}, options, &plan) == -1);
+  CHECK(parse({"--bins", "1000", "--distribution", "runs:8", "--op", "double-cas"}, &plan) == 0);
   CHECK(plan.problem == ProblemKind::histogram);
   CHECK(plan.bins == 1000);
   CHECK(plan.distribution == parse_distribution("runs:8"));
   CHECK(plan.op == OpKind::double_cas);
-  ChapterOptions surface_options;
-  CHECK(parse({"--surface"}, surface_options, &plan) == -1);
+  CHECK(parse({"--surface"}, &plan) == 0);
   CHECK(plan.surface);
   CHECK(plan.surface_ops == all_ops());
-  ChapterOptions one_op;
-  CHECK(parse({"--surface", "--op", "float-add"}, one_op, &plan) == -1);
+  CHECK(parse({"--surface", "--op", "float-add"}, &plan) == 0);
   CHECK(plan.surface_ops == std::vector<OpKind>{OpKind::float_add});
-  ChapterOptions ticket;
-  CHECK(parse({"--problem", "ticket"}, ticket, &plan) == -1);
+  CHECK(parse({"--problem", "ticket"}, &plan) == 0);
   CHECK(plan.problem == ProblemKind::ticket);
   for (const std::vector<std::string>& bad :
        std::vector<std::vector<std::string>>{{"--problem", "ticket", "--bins", "3"},
@@ -329,28 +332,22 @@ TEST_CASE("options: plans, and what each problem and mode refuses") {
                                              {"--bins", "0"},
                                              {"--distribution", "runs:0"},
                                              {"--op", "max"}}) {
-    ChapterOptions refused;
     CAPTURE(bad.front());
-    CHECK(parse(bad, refused) == 2);
+    CHECK(parse(bad) == 2);
   }
 }
 
 TEST_CASE("options: --bins as --n writes counts, and --stage lib only where the table has the library row") {
-  ChapterOptions options;
   Plan plan;
-  CHECK(parse({"--bins", "16Mi"}, options, &plan) == -1);
+  CHECK(parse({"--bins", "16Mi"}, &plan) == 0);
   CHECK(plan.bins == kMaxBins);
-  ChapterOptions power;
-  CHECK(parse({"--bins", "2^24", "--n", "1M"}, power, &plan) == -1);
+  CHECK(parse({"--bins", "2^24", "--n", "1M"}, &plan) == 0);
   CHECK(plan.bins == kMaxBins);
   CHECK(plan.sizes == "--n 1000000 --bins 16777216");
-  ChapterOptions defaults;
-  CHECK(parse({}, defaults, &plan) == -1);
+  CHECK(parse({}, &plan) == 0);
   CHECK(plan.sizes == "the default --n 2^24");
-  ChapterOptions library;
-  CHECK(parse({"--stage", "lib"}, library, &plan) == -1);
-  ChapterOptions surface_library;
-  CHECK(parse({"--surface", "--stage", "lib"}, surface_library, &plan) == -1);  // int-add is among the three
+  CHECK(parse({"--stage", "lib"}, &plan) == 0);
+  CHECK(parse({"--surface", "--stage", "lib"}, &plan) == 0);  // int-add is among the three
   for (const std::vector<std::string>& bad :
        std::vector<std::vector<std::string>>{{"--op", "float-add", "--stage", "lib"},
                                              {"--op", "double-cas", "--stage", "cub::DeviceHistogram"},
@@ -362,18 +359,15 @@ TEST_CASE("options: --bins as --n writes counts, and --stage lib only where the 
                                              {"--distribution", ""},
                                              {"--op", ""},
                                              {"--problem", ""}}) {
-    ChapterOptions refused;
     CAPTURE(bad);
-    CHECK(parse(bad, refused) == 2);
+    CHECK(parse(bad) == 2);
   }
 }
 
 TEST_CASE("options: --analyze refuses the common options it does not read, and --op") {
-  ChapterOptions reads;
-  CHECK(parse({"--analyze", "--n", "1000", "--seed", "7", "--bins", "64", "--distribution", "zipf:1.1"}, reads) == -1);
+  CHECK(parse({"--analyze", "--n", "1000", "--seed", "7", "--bins", "64", "--distribution", "zipf:1.1"}) == 0);
   for (const char* format : {"table", "json"}) {
-    ChapterOptions prints;
-    CHECK(parse({"--analyze", "--format", format}, prints) == -1);
+    CHECK(parse({"--analyze", "--format", format}) == 0);
   }
   for (const std::vector<std::string>& idle : std::vector<std::vector<std::string>>{{"--reps", "3"},
                                                                                     {"--warmup", "1"},
@@ -389,9 +383,8 @@ TEST_CASE("options: --analyze refuses the common options it does not read, and -
                                                                                     {"--op", "float-add"}}) {
     std::vector<std::string> arguments = {"--analyze"};
     arguments.insert(arguments.end(), idle.begin(), idle.end());
-    ChapterOptions refused;
     CAPTURE(idle.front());
-    CHECK(parse(arguments, refused) == 2);
+    CHECK(parse(arguments) == 2);
   }
 }
 
@@ -513,7 +506,7 @@ TEST_CASE("--analyze: stage 7's runs inside each thread's 8 keys and the warp's 
 }
 
 TEST_CASE("--analyze: the text") {
-  const std::string text = analyze(Plan{}, 1000, 1);
+  const std::string text = analyze(Plan{}, 1000, 1, analyzed_rows());
   CHECK(text.find("= 0x91 = 10010001") != std::string::npos);
   CHECK(text.find("atomics per element") != std::string::npos);
   CHECK(text.find("7  thread-runs") != std::string::npos);
@@ -576,7 +569,7 @@ TEST_CASE("--analyze --format json: the document tools/plot draws the peers and 
   Plan plan;
   plan.bins = 1024;
   plan.distribution = parse_distribution("runs:1");
-  const nlohmann::json document = nlohmann::json::parse(analyze_json(plan, 1000, 7));
+  const nlohmann::json document = nlohmann::json::parse(analyze_json(plan, 1000, 7, analyzed_rows()));
   CHECK(document["analysis"] == "atomics-peers");
   CHECK(document["ballot_example"]["iterations"][1]["ballot_bits"] == "00100110");
   CHECK(document["ballot_example"]["peers"][2] == 0x26);
@@ -599,8 +592,8 @@ TEST_CASE("--analyze --format json: the document tools/plot draws the peers and 
 }
 
 TEST_CASE("--analyze: above 2^26 keys it profiles the first 2^26 and says so") {
-  CHECK(analyze(Plan{}, kMaxAnalyzedKeys, 1).find("profiled on the first") == std::string::npos);
-  const std::string text = analyze(Plan{}, kMaxAnalyzedKeys + 1, 1);
+  CHECK(analyze(Plan{}, kMaxAnalyzedKeys, 1, analyzed_rows()).find("profiled on the first") == std::string::npos);
+  const std::string text = analyze(Plan{}, kMaxAnalyzedKeys + 1, 1, analyzed_rows());
   CHECK(text.find("2^26+1 keys") != std::string::npos);
   CHECK(text.find("profiled on the first 2^26") != std::string::npos);
   CHECK(text.find(std::to_string(kMaxAnalyzedKeys / 32) + " warp tiles") != std::string::npos);

@@ -12,14 +12,14 @@
 #include <vector>
 
 #include "atomics.hpp"
+#include "gpu_checks.hpp"
 #include "host/data.hpp"
 #include "host/device.hpp"
 #include "host/device_buffer.hpp"
-#include "gpu_checks.hpp"
+#include "host/sizes.hpp"
 #include "inputs.hpp"
 #include "library_limit.hpp"
 #include "problems.hpp"
-#include "host/sizes.hpp"
 
 using namespace stepwise;
 using namespace stepwise::atomics;
@@ -33,14 +33,14 @@ const std::vector<std::string> kDistributions = {"uniform", "runs:1",   "runs:3"
 
 template <class Op>
 void check_histogram_row(const HistogramStage<Op>& stage, const LaunchShape& shape, HistogramProblem<Op>& problem,
-                         Workspace& workspace, std::uint64_t seed) {
+                         std::uint64_t seed) {
   CAPTURE(stage.name);
   CAPTURE(describe(shape));
   CAPTURE(problem.keys().size());
   CAPTURE(problem.bin_count());
   CAPTURE(std::string(Op::kName));
   CAPTURE(seed);
-  testing::check_run(problem, stage.launch, workspace, shape, nullptr);
+  testing::check_run(problem, stage, shape, nullptr);
 }
 
 template <class Op>
@@ -51,13 +51,12 @@ void histogram_rows_at(const std::vector<std::size_t>& sizes, const std::vector<
       for (const std::string& distribution : distributions) {
         CAPTURE(distribution);
         const std::uint64_t seed = fresh_seed();
-        HistogramProblem<Op> problem(n, bins, parse_distribution(distribution), seed);
         const HistogramRows<Op> rows = histogram_rows<Op>(n, bins);
-        Workspace workspace(rows.workspace_bytes);
+        HistogramProblem<Op> problem(n, bins, parse_distribution(distribution), seed, rows.workspace_bytes);
         for (const HistogramStage<Op>& stage : rows.stages) {
-          check_histogram_row(stage, stage.shape, problem, workspace, seed);
+          check_histogram_row(stage, stage.shape, problem, seed);
           if (sweep)
-            for (const LaunchShape& shape : stage.sweep) check_histogram_row(stage, shape, problem, workspace, seed);
+            for (const LaunchShape& shape : stage.sweep) check_histogram_row(stage, shape, problem, seed);
         }
       }
 }
@@ -125,9 +124,8 @@ TEST_CASE("cub::DeviceHistogram: the grid CUB sizes its storage for is the model
   }
   REQUIRE(rows.left_out.empty());
   const std::uint64_t seed = fresh_seed();
-  HistogramProblem<IntAdd> problem(n, kBins, parse_distribution("uniform"), seed);
-  Workspace workspace(rows.workspace_bytes);
-  check_histogram_row(rows.stages.back(), rows.stages.back().shape, problem, workspace, seed);
+  HistogramProblem<IntAdd> problem(n, kBins, parse_distribution("uniform"), seed, rows.workspace_bytes);
+  check_histogram_row(rows.stages.back(), rows.stages.back().shape, problem, seed);
 }
 
 TEST_CASE("ticket: every row at the edge sizes and every --sweep shape") {
@@ -142,7 +140,7 @@ TEST_CASE("ticket: every row at the edge sizes and every --sweep shape") {
         CAPTURE(describe(shape));
         CAPTURE(n);
         CAPTURE(seed);
-        testing::check_run(problem, stage.launch, shape, nullptr);
+        testing::check_run(problem, stage, shape, nullptr);
       }
     }
   }
@@ -150,10 +148,9 @@ TEST_CASE("ticket: every row at the edge sizes and every --sweep shape") {
 
 TEST_CASE("launchers refuse bad shapes") {
   HistogramProblem<IntAdd> problem(100, 10, parse_distribution("uniform"), 1);
-  Workspace workspace;
   for (const HistogramStage<IntAdd>& stage : histogram_stages<IntAdd>()) {
     if (stage.kind != RowKind::kernel) continue;
     CAPTURE(stage.name);
-    CHECK_THROWS_AS(problem.launch(stage.launch, workspace, {33, 0, 8}, nullptr), std::invalid_argument);
+    CHECK_THROWS_AS(problem.launch(stage, {33, 0, 8}, nullptr), std::invalid_argument);
   }
 }

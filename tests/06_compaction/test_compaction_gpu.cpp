@@ -8,6 +8,7 @@
 // count or outside any buffer. A new stage is tested with no edit here.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <stdexcept>
@@ -15,13 +16,13 @@
 #include <vector>
 
 #include "compaction.hpp"
+#include "gpu_checks.hpp"
 #include "host/data.hpp"
 #include "host/device.hpp"
 #include "host/device_buffer.hpp"
-#include "gpu_checks.hpp"
+#include "host/sizes.hpp"
 #include "inputs.hpp"
 #include "problems.hpp"
-#include "host/sizes.hpp"
 
 using namespace stepwise;
 using namespace stepwise::compaction;
@@ -51,21 +52,29 @@ void add_tile_edges(std::set<std::size_t>& sizes, std::size_t tile) {
 }
 
 template <class K>
-void check_row(const SelectStage<K>& stage, const LaunchShape& shape, SelectProblem<K>& problem, Workspace& workspace) {
+void check_row(const SelectStage<K>& stage, const LaunchShape& shape, SelectProblem<K>& problem) {
   CAPTURE(stage.name);
   CAPTURE(describe(shape));
-  testing::check_run(problem, stage.launch, workspace, shape, nullptr);
+  testing::check_run(problem, stage, shape, nullptr);
+}
+
+/// The rows of @p K's predicate table that read chapter option @p option (StageInfo::options).
+template <class K>
+std::vector<SelectStage<K>> rows_reading(const std::string& option) {
+  std::vector<SelectStage<K>> rows;
+  for (const SelectStage<K>& stage : select_stages<K>(Form::predicate))
+    if (std::find(stage.options.begin(), stage.options.end(), option) != stage.options.end()) rows.push_back(stage);
+  return rows;
 }
 
 /// Every row of @p plan's table at its default shape (and every sweep shape with @p sweep) on
 /// @p problem.
 template <class K>
-void check_rows(const Plan& plan, SelectProblem<K>& problem, std::size_t n, bool sweep) {
-  Workspace workspace(workspace_bytes<K>(n, plan.payload));
+void check_rows(const Plan& plan, SelectProblem<K>& problem, bool sweep) {
   for (const SelectStage<K>& stage : select_stages<K>(plan.by_flags ? Form::flags : Form::predicate)) {
-    check_row(stage, stage.shape, problem, workspace);
+    check_row(stage, stage.shape, problem);
     if (sweep)
-      for (const LaunchShape& shape : stage.sweep) check_row(stage, shape, problem, workspace);
+      for (const LaunchShape& shape : stage.sweep) check_row(stage, shape, problem);
   }
 }
 
@@ -85,7 +94,7 @@ void rows_at(const std::vector<std::size_t>& sizes, const std::vector<double>& s
           CAPTURE(seed);
           const Plan plan = plan_of(by_flags, payload, selectivity, pattern);
           SelectProblem<K> problem(n, plan, seed);
-          check_rows(plan, problem, n, sweep);
+          check_rows(plan, problem, sweep);
         }
 }
 
@@ -133,10 +142,9 @@ TEST_CASE("every row is exact when one tile alone is all kept, or all dropped") 
         SelectInput<std::int32_t> input = make_input<std::int32_t>(n, plan.selectivity, {}, true, fresh_seed());
         for (std::size_t i = 2 * tile; i < 3 * tile && i < n; ++i) set_kept(input, i, lone_tile_kept);
         SelectProblem<std::int32_t> problem(std::move(input), plan);
-        Workspace workspace(workspace_bytes<std::int32_t>(n, true));
         const auto& table = select_stages<std::int32_t>(by_flags ? Form::flags : Form::predicate);
         for (const SelectStage<std::int32_t>& row : table)
-          if (row.name == stage.name || row.kind == RowKind::library) check_row(row, row.shape, problem, workspace);
+          if (row.name == stage.name || row.kind == RowKind::library) check_row(row, row.shape, problem);
       }
   }
 }
@@ -153,11 +161,11 @@ TEST_CASE_TEMPLATE("every shape of every --sweep is exact at its tile edges", K,
       CAPTURE(seed);
       const Plan plan = plan_of(by_flags, n % 2 == 1, 0.5);
       SelectProblem<K> problem(n, plan, seed);
-      check_rows(plan, problem, n, true);
+      check_rows(plan, problem, true);
     }
 }
 
-TEST_CASE("stage 7 is exact when every speculative guess is wrong, and when it draws its ticket first") {
+TEST_CASE("the speculative row is exact when every guess is wrong, and when it draws its ticket first") {
   for (std::size_t n : {std::size_t{1}, std::size_t{4095}, std::size_t{100003}, (std::size_t{1} << 20) + 3})
     for (bool ticket_first : {false, true}) {
       const std::uint64_t seed = fresh_seed();
@@ -165,16 +173,17 @@ TEST_CASE("stage 7 is exact when every speculative guess is wrong, and when it d
       CAPTURE(ticket_first);
       CAPTURE(seed);
       Plan plan = plan_of(true, true, 0.5);
-      plan.speculative = !ticket_first;
+      plan.ticket_first = ticket_first;
       SelectProblem<std::int32_t> problem(n, plan, seed);
       problem.set_guess_shift(ticket_first ? 0 : 1);
-      Workspace workspace(workspace_bytes<std::int32_t>(n, true));
-      const SelectStage<std::int32_t> stage = tuned<std::int32_t>();
-      for (const LaunchShape& shape : stage.sweep) check_row(stage, shape, problem, workspace);
+      const std::vector<SelectStage<std::int32_t>> rows = rows_reading<std::int32_t>("--ticket-first");
+      REQUIRE_FALSE(rows.empty());
+      for (const SelectStage<std::int32_t>& stage : rows)
+        for (const LaunchShape& shape : stage.sweep) check_row(stage, shape, problem);
     }
 }
 
-TEST_CASE("stages 6 and 7 are exact whether the look-back polls at once or late") {
+TEST_CASE("the look-back rows are exact whether they poll at once or late") {
   for (unsigned first_poll_ns : {0u, 5000u}) {
     const std::uint64_t seed = fresh_seed();
     CAPTURE(first_poll_ns);
@@ -183,9 +192,9 @@ TEST_CASE("stages 6 and 7 are exact whether the look-back polls at once or late"
     plan.first_poll_ns = first_poll_ns;
     const std::size_t n = (std::size_t{1} << 22) + 17;
     SelectProblem<float> problem(n, plan, seed);
-    Workspace workspace(workspace_bytes<float>(n, false));
-    for (const SelectStage<float>& stage : {single_pass<float>(), tuned<float>()})
-      check_row(stage, stage.shape, problem, workspace);
+    const std::vector<SelectStage<float>> rows = rows_reading<float>("--first-poll-ns");
+    REQUIRE_FALSE(rows.empty());
+    for (const SelectStage<float>& stage : rows) check_row(stage, stage.shape, problem);
   }
 }
 
@@ -202,23 +211,21 @@ TEST_CASE("every row passes 2^31 elements (64-bit indices and counts), where dev
     CAPTURE(seed);
     const Plan plan = plan_of(false, false, selectivity);
     SelectProblem<std::int32_t> problem(n, plan, seed);
-    Workspace workspace(workspace_bytes<std::int32_t>(n, false));
     for (const SelectStage<std::int32_t>& stage : select_stages<std::int32_t>(Form::predicate))
-      if (selectivity < 0.5 || keeps_input_order<std::int32_t>(stage.launch))  // 2^31 atomics: minutes, no news
-        check_row(stage, stage.shape, problem, workspace);
+      if (selectivity < 0.5 || stage.traits.keeps_input_order)  // 2^31 atomics: minutes, no news
+        check_row(stage, stage.shape, problem);
   }
 }
 
 TEST_CASE("a shape that is not compiled is refused before anything is launched") {
   const Plan plan = plan_of(false, false);
   SelectProblem<std::int32_t> problem(1000, plan, fresh_seed());
-  Workspace workspace(workspace_bytes<std::int32_t>(1000, false));
   for (const SelectStage<std::int32_t>& stage : select_stages<std::int32_t>(Form::predicate)) {
     if (stage.sweep.empty()) continue;
     CAPTURE(stage.name);
     LaunchShape bad = stage.shape;
     bad.threads = 100;
-    CHECK_THROWS_AS(problem.launch(stage.launch, workspace, bad, nullptr), std::invalid_argument);
+    CHECK_THROWS_AS(problem.launch(stage, bad, nullptr), std::invalid_argument);
   }
   STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
 }

@@ -8,8 +8,8 @@
 // this row is bound by that counter, not by memory. (nvcc aggregates a uniform-address
 // atomicAdd within each warp by itself, as chapter 05's ticket table showed: the SASS of this
 // kernel already votes. What remains is one atomic per warp with anything to keep.)
-#include "host/check.hpp"
 #include "compaction.cuh"
+#include "host/check.hpp"
 #include "host/launch.hpp"
 
 namespace stepwise::compaction {
@@ -45,6 +45,8 @@ SelectStage<K> atomic_per_element() {
   stage.shape = {256};
   stage.sweep = shape_grid({128, 256, 512, 1024});
   stage.launch = launch<K>;
+  stage.traits.keeps_input_order = false;
+  stage.traits.cost.counter_atomics = CounterAtomics::per_kept_element;
   return stage;
 }
 

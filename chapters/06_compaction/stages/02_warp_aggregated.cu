@@ -8,10 +8,10 @@
 // of a warp land next to each other, so their stores coalesce. This is what the compiler
 // already does with stage 1, written out: expect the two rows to time alike. The counter is
 // still one address for the whole grid, so this is not yet a memory-bound row.
-#include "host/check.hpp"
 #include "compaction.cuh"
-#include "host/launch.hpp"
 #include "device/warp_aggregate.cuh"
+#include "host/check.hpp"
+#include "host/launch.hpp"
 
 namespace stepwise::compaction {
 namespace {
@@ -48,6 +48,8 @@ SelectStage<K> warp_aggregated() {
   stage.shape = {256};
   stage.sweep = shape_grid({128, 256, 512, 1024});
   stage.launch = launch<K>;
+  stage.traits.keeps_input_order = false;
+  stage.traits.cost.counter_atomics = CounterAtomics::per_warp;
   return stage;
 }
 

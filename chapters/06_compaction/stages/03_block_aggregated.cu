@@ -8,8 +8,8 @@
 // VT strided loads in flight per thread, each warp's kept elements of a step stored to
 // consecutive addresses. The tiles still land in the order their atomics are served, so the
 // output is ordered within each tile and shuffled tile by tile.
-#include "host/check.hpp"
 #include "compaction.cuh"
+#include "host/check.hpp"
 #include "host/dispatch.hpp"
 #include "host/launch.hpp"
 
@@ -66,6 +66,9 @@ SelectStage<K> block_aggregated() {
   stage.shape = {256, 8};
   stage.sweep = shape_grid(Threads::values(), Values::values());
   stage.launch = launch<K>;
+  stage.traits.keeps_input_order = false;
+  stage.traits.cost.counter_atomics = CounterAtomics::per_tile;
+  stage.traits.diagram = Diagram::strided_tile;
   return stage;
 }
 

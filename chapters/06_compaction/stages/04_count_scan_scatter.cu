@@ -11,8 +11,8 @@
 // into equal runs, do a cheap global step between the passes, and let every block work alone.
 // The price is the second read of the input (for the predicate form, 2n + Pn instead of
 // n + Pn) and two extra launches.
-#include "host/check.hpp"
 #include "compaction.cuh"
+#include "host/check.hpp"
 #include "host/dispatch.hpp"
 #include "host/launch.hpp"
 
@@ -83,6 +83,9 @@ SelectStage<K> count_scan_scatter() {
   stage.shape = {128, 8, 8};
   stage.sweep = shape_grid(Threads::values(), Values::values(), {1, 2, 4, 8, 16});
   stage.launch = launch<K>;
+  stage.traits.cost.input_passes = 2;
+  stage.traits.cost.launches = 3;
+  stage.traits.cost.count_bytes_per_block = 3.0 * 8.0;  // counts written, read and rewritten, read
   return stage;
 }
 

@@ -6,8 +6,8 @@
 // and starts its scatter from there; the last block writes the kept count. One launch and one
 // dependency fewer per run: a fixed cost of a few microseconds, which is what separates the
 // rows at small n and vanishes at large n. The input is still read twice.
-#include "host/check.hpp"
 #include "compaction.cuh"
+#include "host/check.hpp"
 #include "host/dispatch.hpp"
 #include "host/launch.hpp"
 
@@ -66,6 +66,9 @@ SelectStage<K> two_kernels() {
   stage.shape = {128, 8, 8};
   stage.sweep = shape_grid(Threads::values(), Values::values(), {1, 2, 4, 8, 16});
   stage.launch = launch<K>;
+  stage.traits.cost.input_passes = 2;
+  stage.traits.cost.launches = 2;
+  stage.traits.cost.count_bytes_per_block = 8.0;  // the sums of counts before each block hit L2
   return stage;
 }
 

@@ -7,8 +7,8 @@
 // waits for another, so no block ever polls; the price is stage 3's: tiles land in the order
 // their atomics are served. Side by side with stage 7 it measures what order costs when all
 // else is equal, and with stage 3 what the tuned tile buys an unordered compaction.
-#include "host/check.hpp"
 #include "compaction.cuh"
+#include "host/check.hpp"
 #include "host/launch.hpp"
 #include "tuned_tile.cuh"
 
@@ -65,6 +65,8 @@ SelectStage<K> tuned_unordered() {
   stage.shape = {128, 16};
   stage.sweep = tuned_sweep();
   stage.launch = launch<K>;
+  stage.traits.keeps_input_order = false;
+  stage.traits.cost.counter_atomics = CounterAtomics::per_tile;
   return stage;
 }
 

@@ -6,22 +6,22 @@
 #include <thrust/tuple.h>
 #include <cub/device/device_select.cuh>
 
-#include "host/check.hpp"
 #include "compaction.hpp"
+#include "host/check.hpp"
 
 namespace stepwise::compaction {
 namespace {
 
 template <class K>
 struct KeyBelowZero {
-  __device__ bool operator()(K key) const { return key < K(0); }
+  __device__ bool operator()(K key) const { return keeps_key(key); }
 };
 
 template <class K>
 struct PairKeyBelowZero {
   template <class Pair>
   __device__ bool operator()(const Pair& pair) const {
-    return thrust::get<0>(pair) < K(0);
+    return keeps_key(thrust::get<0>(pair));
   }
 };
 

@@ -52,6 +52,8 @@ HistogramStage<Op> histogram_ballot_peers() {
   stage.shape = {256, 0, 8};
   stage.sweep = shape_grid({256, 512}, {}, {2, 4, 8});
   stage.launch = launch<Op>;
+  stage.traits.atomics = AtomicsModel::per_group;
+  stage.traits.detail = AnalysisDetail::ballot_loop;
   return stage;
 }
 

@@ -46,6 +46,8 @@ HistogramStage<Op> histogram_match_peers() {
   stage.shape = {256, 0, 8};
   stage.sweep = shape_grid({256, 512}, {}, {2, 4, 8});
   stage.launch = launch<Op>;
+  stage.traits.atomics = AtomicsModel::per_group;
+  stage.traits.detail = AnalysisDetail::match;
   return stage;
 }
 

@@ -49,6 +49,9 @@ HistogramStage<Op> histogram_shared() {
   stage.shape = {512};
   stage.sweep = shape_grid({256, 512, 1024});
   stage.launch = launch<Op>;
+  stage.traits.privatizes_in_shared = true;
+  stage.traits.atomics = AtomicsModel::per_group;
+  stage.traits.detail = AnalysisDetail::shared_merge;
   return stage;
 }
 

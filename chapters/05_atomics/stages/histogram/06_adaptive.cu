@@ -77,6 +77,9 @@ HistogramStage<Op> histogram_adaptive() {
   stage.shape = {512};
   stage.sweep = shape_grid({256, 512, 1024});
   stage.launch = launch<Op>;
+  stage.traits.privatizes_in_shared = true;
+  stage.traits.atomics = AtomicsModel::adaptive;
+  stage.traits.detail = AnalysisDetail::adaptive_skips;
   return stage;
 }
 

@@ -120,6 +120,9 @@ HistogramStage<Op> histogram_thread_runs() {
   stage.shape = {512};
   stage.sweep = shape_grid({256, 512, 1024});
   stage.launch = launch<Op>;
+  stage.traits.privatizes_in_shared = true;
+  stage.traits.atomics = AtomicsModel::per_thread_runs;
+  stage.traits.detail = AnalysisDetail::thread_runs;
   return stage;
 }
 

@@ -11,9 +11,9 @@
 // 06's compaction writes several values per lane from one ticket). warp_ticket is in
 // common/device/warp_aggregate.cuh.
 #include "atomics.hpp"
+#include "device/warp_aggregate.cuh"
 #include "host/check.hpp"
 #include "host/launch.hpp"
-#include "device/warp_aggregate.cuh"
 
 namespace stepwise::atomics {
 namespace {

@@ -1,0 +1,93 @@
+/// @file traits.hpp
+/// What the rest of the chapter reads about a stage, set in the stage's own file: whether it
+/// keeps the input order (how its output is checked, what the report's note says), what it costs
+/// (--analyze's table), and which concept diagram --analyze --format json draws from it.
+/// Host code only: no CUDA header, no option parser.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "host/types.hpp"
+
+namespace stepwise::compaction {
+
+/// Where a row's atomics on the output counter go.
+enum class CounterAtomics {
+  none,              ///< the row finds its places without the counter (a scan, a look-back)
+  per_kept_element,  ///< one per kept element
+  per_warp,          ///< one per 32-element warp holding a kept element
+  per_tile,          ///< one per tile (threads x items elements) holding a kept element
+};
+
+/// A row's cost model, as --analyze counts it on the input.
+struct SelectCost {
+  CounterAtomics counter_atomics = CounterAtomics::none;
+  /// One ticket atomic per tile, and a status per tile written and read (16 bytes).
+  bool ticket_per_tile = false;
+  int input_passes = 1;  ///< passes over the input: each after the first reads the test bytes again
+  int launches = 1;      ///< kernels per run
+  /// Device bytes of counts per block, for rows with a fixed grid of blocks per SM.
+  double count_bytes_per_block = 0.0;
+};
+
+/// The concept diagram --analyze --format json draws from a row (at most one row each).
+enum class Diagram {
+  none,
+  strided_tile,         ///< the packing of the row's strided tile (TileRanks)
+  sliced_tile_lookback  ///< the packing of the row's warp-sliced tile, and its look-back window
+};
+
+/// The facts of one row of the chapter's table.
+struct SelectTraits {
+  /// True for a stable compaction (checked exactly); false for a row whose output order is the
+  /// order its atomics are served (checked as a multiset).
+  bool keeps_input_order = true;
+  SelectCost cost;                  ///< what --analyze counts
+  Diagram diagram = Diagram::none;  ///< what --analyze --format json draws from it
+};
+
+/// A row as the host-only code reads it (--analyze, the notes): what --list shows and its
+/// traits, without its launcher.
+struct SelectRow : StageInfo {
+  SelectTraits traits;
+};
+
+/// The rows of @p stages without their launchers.
+template <class Row>
+std::vector<SelectRow> rows_of(const std::vector<Row>& stages) {
+  std::vector<SelectRow> rows;
+  for (const Row& stage : stages) {
+    SelectRow row;
+    static_cast<StageInfo&>(row) = stage;
+    row.traits = stage.traits;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+/// `stages 1-3 and 8`, `stage 2`, `stages 6 and 7`: the kernel rows of @p rows for which
+/// @p pick is true, as the notes name them (three or more consecutive numbers as a range).
+template <class Pick>
+std::string stage_numbers(const std::vector<SelectRow>& rows, Pick pick) {
+  std::vector<int> numbers;
+  for (const SelectRow& row : rows)
+    if (row.kind == RowKind::kernel && pick(row)) numbers.push_back(row.number);
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < numbers.size();) {
+    std::size_t last = i;
+    while (last + 1 < numbers.size() && numbers[last + 1] == numbers[last] + 1) ++last;
+    if (last >= i + 2) {
+      parts.push_back(std::to_string(numbers[i]) + "-" + std::to_string(numbers[last]));
+      i = last + 1;
+    } else {
+      parts.push_back(std::to_string(numbers[i++]));
+    }
+  }
+  std::string text = parts.size() == 1 && numbers.size() == 1 ? "stage " : "stages ";
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  return text;
+}
+
+}  // namespace stepwise::compaction
