@@ -498,32 +498,18 @@ TEST_CASE("options: the default sizes of each problem, --n is always |A| + |B|")
 
 namespace {
 
-/// The chapter's command line as run_chapter() builds it from the spec: the plan, the parser
-/// with --analyze, the chapter's options and its validate hook.
-struct ParsedChapter {
-  Chapter<Plan> spec = chapter();
-  Plan plan;
-  bool analyze = false;
-  ChapterCli cli{[this] { return spec.info(plan); }, [this] { return spec.stages(plan); }};
-  ParsedChapter() {
-    cli.add_analyze_flag(analyze, spec.analyze.help, spec.analyze.reads);
-    spec.add_options(cli, plan);
-    cli.set_validate([this](const CommonOptions& options) { spec.validate(plan, options); });
-  }
-};
-
 /// Parses @p arguments as main does and returns the plan (throws UsageError like main).
 Plan plan_of(const std::vector<std::string>& arguments) {
-  ParsedChapter parsed;
-  const auto code = parsed.cli.parse(arguments);
+  ParsedChapter<Plan> parsed(chapter());
+  const auto code = parsed.parse(arguments);
   if (code) throw UsageError("parse exit code " + std::to_string(*code));
-  return parsed.plan;
+  return parsed.plan();
 }
 
 /// The one line the chapter's parser prints when it refuses @p arguments (testing::refusal_of).
 std::string refusal_of(const std::vector<std::string>& arguments) {
-  ParsedChapter parsed;
-  return testing::refusal_of(parsed.cli, arguments);
+  ParsedChapter<Plan> parsed(chapter());
+  return testing::refusal_of(parsed.cli(), arguments);
 }
 
 }  // namespace
@@ -535,12 +521,12 @@ TEST_CASE("options: the plan of a command line, and the combinations that do not
            {{"--problem", "search"}, ProblemKind::search},
            {{"--problem=lbs"}, ProblemKind::lbs},
            {{"--n", "2^20", "--problem", "lbs"}, ProblemKind::lbs}}) {
-    ParsedChapter parsed;
-    REQUIRE_FALSE(parsed.cli.parse(arguments).has_value());
-    CHECK(parsed.plan.problem == problem);
-    CHECK(parsed.cli.chapter().default_n == chapter_info(problem).default_n);
-    CHECK(parsed.cli.stages().size() == stage_infos(problem).size());
-    CHECK(parsed.plan.sizes == split_sizes(problem, parsed.cli.options().n));
+    ParsedChapter<Plan> parsed(chapter());
+    REQUIRE_FALSE(parsed.parse(arguments).has_value());
+    CHECK(parsed.plan().problem == problem);
+    CHECK(parsed.cli().chapter().default_n == chapter_info(problem).default_n);
+    CHECK(parsed.cli().stages().size() == stage_infos(problem).size());
+    CHECK(parsed.plan().sizes == split_sizes(problem, parsed.cli().options().n));
   }
   CHECK(plan_of({"--problem", "search"}).sizes == default_sizes(ProblemKind::search));
   CHECK(refusal_of({"--problem", "bogus"}).find("--problem") == 0);
