@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "host/cli.hpp"
 #include "host/parallel.hpp"
 #include "host/sizes.hpp"
 
@@ -187,12 +188,13 @@ std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed, const
     out << line;
   }
   const auto counting = [&](CounterAtomics where) {
-    return stage_numbers(stages, [&](const SelectRow& row) { return row.traits.cost.counter_atomics == where; });
+    return describe_stage_numbers(
+        picked_numbers(stages, [&](const SelectRow& row) { return row.traits.cost.counter_atomics == where; }));
   };
-  const std::string two_passes =
-      stage_numbers(stages, [](const SelectRow& row) { return row.traits.cost.input_passes > 1; });
-  const std::string ticketed =
-      stage_numbers(stages, [](const SelectRow& row) { return row.traits.cost.ticket_per_tile; });
+  const std::string two_passes = describe_stage_numbers(
+      picked_numbers(stages, [](const SelectRow& row) { return row.traits.cost.input_passes > 1; }));
+  const std::string ticketed = describe_stage_numbers(
+      picked_numbers(stages, [](const SelectRow& row) { return row.traits.cost.ticket_per_tile; }));
   out << "\n"
       << counting(CounterAtomics::per_warp) << ": one atomic per 32-element warp holding a kept element; "
       << counting(CounterAtomics::per_tile) << ": one per tile holding\none; " << two_passes

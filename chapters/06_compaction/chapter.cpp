@@ -9,6 +9,7 @@
 #include "analysis.hpp"
 #include "compaction.hpp"
 #include "host/host_memory.hpp"
+#include "host/mode_options.hpp"
 #include "host/sizes.hpp"
 #include "problems.hpp"
 
@@ -94,7 +95,7 @@ Chapter<Plan> chapter() {
   spec.add_options = add_options;
   spec.stages = [](const Plan& plan) { return describe(select_stages<std::int32_t>(form_of(plan))); };
   spec.require_host_memory = [](const Plan& plan, const CommonOptions& options) {
-    require_host_bytes(host_bytes(plan, options.n), "--n " + format_count(options.n));
+    require_host_bytes(host_bytes(plan, options.n), n_as_given(options));
   };
   spec.analyze = {
       "Print what each stage costs on this input (atomics, passes over the input, launches, bytes; counted on the "

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <utility>
 
+#include "host/cli.hpp"
+
 namespace stepwise::compaction {
 namespace {
 
@@ -88,9 +90,10 @@ void SelectProblem<K>::launch(const SelectStage<K>& stage, const LaunchShape& sh
 std::string order_note(const std::vector<SelectRow>& rows) {
   const auto unordered = [](const SelectRow& row) { return !row.traits.keeps_input_order; };
   const auto ordered = [](const SelectRow& row) { return row.traits.keeps_input_order; };
-  return stage_numbers(rows, unordered) +
+  return describe_stage_numbers(picked_numbers(rows, unordered)) +
          " keep the elements in the order their atomics are served, checked as a multiset; " +
-         stage_numbers(rows, ordered) + " and the library keep the input order, checked exactly";
+         describe_stage_numbers(picked_numbers(rows, ordered)) +
+         " and the library keep the input order, checked exactly";
 }
 
 template class SelectProblem<std::int32_t>;

@@ -66,28 +66,14 @@ std::vector<SelectRow> rows_of(const std::vector<Row>& stages) {
   return rows;
 }
 
-/// `stages 1-3 and 8`, `stage 2`, `stages 6 and 7`: the kernel rows of @p rows for which
-/// @p pick is true, as the notes name them (three or more consecutive numbers as a range).
+/// The numbers of the kernel rows of @p rows for which @p pick is true, in table order (for
+/// describe_stage_numbers: `stages 1-3 and 8`).
 template <class Pick>
-std::string stage_numbers(const std::vector<SelectRow>& rows, Pick pick) {
+std::vector<int> picked_numbers(const std::vector<SelectRow>& rows, Pick pick) {
   std::vector<int> numbers;
   for (const SelectRow& row : rows)
     if (row.kind == RowKind::kernel && pick(row)) numbers.push_back(row.number);
-  std::vector<std::string> parts;
-  for (std::size_t i = 0; i < numbers.size();) {
-    std::size_t last = i;
-    while (last + 1 < numbers.size() && numbers[last + 1] == numbers[last] + 1) ++last;
-    if (last >= i + 2) {
-      parts.push_back(std::to_string(numbers[i]) + "-" + std::to_string(numbers[last]));
-      i = last + 1;
-    } else {
-      parts.push_back(std::to_string(numbers[i++]));
-    }
-  }
-  std::string text = parts.size() == 1 && numbers.size() == 1 ? "stage " : "stages ";
-  for (std::size_t i = 0; i < parts.size(); ++i)
-    text += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
-  return text;
+  return numbers;
 }
 
 }  // namespace stepwise::compaction

@@ -459,14 +459,20 @@ void ChapterCli::require_tuned_stage_selected() const {
 }
 
 std::string describe_stage_numbers(const std::vector<int>& numbers) {
-  if (numbers.size() == 1) return "stage " + std::to_string(numbers.front());
-  bool consecutive = true;
-  for (std::size_t i = 1; i < numbers.size(); ++i) consecutive = consecutive && numbers[i] == numbers[i - 1] + 1;
-  if (consecutive && numbers.size() > 2)
-    return "stages " + std::to_string(numbers.front()) + "-" + std::to_string(numbers.back());
-  std::string text = "stages ";
-  for (std::size_t i = 0; i < numbers.size(); ++i)
-    text += (i == 0 ? "" : i + 1 == numbers.size() ? " and " : ", ") + std::to_string(numbers[i]);
+  std::vector<std::string> parts;  // a run of three or more consecutive numbers as a range
+  for (std::size_t i = 0; i < numbers.size();) {
+    std::size_t last = i;
+    while (last + 1 < numbers.size() && numbers[last + 1] == numbers[last] + 1) ++last;
+    if (last >= i + 2) {
+      parts.push_back(std::to_string(numbers[i]) + "-" + std::to_string(numbers[last]));
+      i = last + 1;
+    } else {
+      parts.push_back(std::to_string(numbers[i++]));
+    }
+  }
+  std::string text = numbers.size() == 1 ? "stage " : "stages ";
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
   return text;
 }
 

@@ -43,7 +43,7 @@ struct CommonOptions {
   bool sweep = false;          ///< --sweep: every stage at every shape it lists
   bool list = false;
   bool analyze = false;  ///< --analyze was given (the chapter's checks may skip what only a run needs)
-  std::string command;  ///< the command line, quoted for a POSIX shell, for the report
+  std::string command;   ///< the command line, quoted for a POSIX shell, for the report
   /// True when @p stage_name was selected (or nothing was, which selects all).
   bool selects(const std::string& stage_name) const;
 };
@@ -130,8 +130,9 @@ class ChapterCli {
   bool list_options_ = false;
 };
 
-/// `stage 7`, `stages 6 and 7`, `stages 1, 3 and 8`, `stages 1-10`: kernel stage numbers in
-/// table order, as messages name them.
+/// `stage 7`, `stages 6 and 7`, `stages 1, 3 and 8`, `stages 1-10`, `stages 1-3 and 8`: kernel
+/// stage numbers in table order, as messages name them (a run of three or more consecutive
+/// numbers as a range).
 std::string describe_stage_numbers(const std::vector<int>& numbers);
 
 /// Quotes @p argument for a POSIX shell when it needs quoting: `--n 2^20` stays as it is,

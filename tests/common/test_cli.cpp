@@ -308,3 +308,13 @@ TEST_CASE("arguments nobody takes are named in the order they were typed, with e
   CHECK(errors.str() ==
         "stepwise: error: The following arguments were not expected: --type float32 'a b' (see --help)\n");
 }
+
+TEST_CASE("stage numbers as messages name them: a run of three or more as a range") {
+  CHECK(describe_stage_numbers({7}) == "stage 7");
+  CHECK(describe_stage_numbers({6, 7}) == "stages 6 and 7");
+  CHECK(describe_stage_numbers({1, 3, 8}) == "stages 1, 3 and 8");
+  CHECK(describe_stage_numbers({1, 2, 3, 4, 5, 6, 7, 8, 9, 10}) == "stages 1-10");
+  CHECK(describe_stage_numbers({1, 2, 3, 8}) == "stages 1-3 and 8");
+  CHECK(describe_stage_numbers({1, 2, 5, 6, 7}) == "stages 1, 2 and 5-7");
+  CHECK(describe_stage_numbers({1, 3, 5, 7}) == "stages 1, 3, 5 and 7");
+}
