@@ -9,6 +9,7 @@
 
 #include "host/device_buffer.hpp"
 #include "host/host_memory.hpp"
+#include "host/mode_options.hpp"
 #include "host/sizes.hpp"
 #include "reduce_analysis.hpp"
 #include "reduce_reference.hpp"
@@ -94,7 +95,6 @@ void add_options(ChapterCli& cli, Plan& plan) {
       ->check(CLI::IsMember({4, 8, 16, 32, 64}))
       ->default_str(std::to_string(kDefaultTreeBlock))
       ->needs(cli.option("--analyze"));
-  cli.option("--n")->each([&plan](const std::string& text) { plan.n_typed = text; });
 }
 
 void validate(Plan& plan, const CommonOptions& options) {
@@ -123,8 +123,7 @@ Chapter<Plan> chapter() {
   spec.stages = [](const Plan&) { return describe(reduce_stages<std::uint32_t>()); };
   spec.validate = validate;
   spec.require_host_memory = [](const Plan& plan, const CommonOptions& options) {
-    const std::string n = plan.n_typed.empty() ? "the default --n " + format_count(options.n) : "--n " + plan.n_typed;
-    require_host_bytes(host_bytes(plan, options.n), n);
+    require_host_bytes(host_bytes(plan, options.n), n_as_given(options));
   };
   spec.analyze = {
       "Replay kernels 1-3's index maps on the CPU and exit: a table, or with --format json the document "

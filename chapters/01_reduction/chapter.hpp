@@ -25,8 +25,6 @@ struct Plan {
   std::optional<int> block;
   /// --tree-block: the words of the trees --analyze --format json draws; nullopt when not given.
   std::optional<int> tree_block;
-  /// `--n` as typed, for the refusal of a run too large for the host (empty: the default --n).
-  std::string n_typed;
 };
 
 /// --analyze's threads per block without --block.

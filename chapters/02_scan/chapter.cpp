@@ -10,6 +10,7 @@
 
 #include "bank_conflicts.hpp"
 #include "host/host_memory.hpp"
+#include "host/mode_options.hpp"
 #include "host/sizes.hpp"
 #include "scan_reference.hpp"
 
@@ -73,7 +74,6 @@ int run(Session& session, const Plan& plan) {
 void add_options(ChapterCli& cli, Plan& plan) {
   CLI::App& app = cli.app();
   CLI::Option* analyze = cli.option("--analyze");
-  analyze->each([&plan](const std::string&) { plan.analyze = true; });
   app.add_option_function<std::string>(
          "--type",
          [&plan](const std::string& type) {
@@ -139,15 +139,14 @@ void add_options(ChapterCli& cli, Plan& plan) {
                "Single pass, tiles with VT a multiple of 4: explicit 128-bit shared accesses on the transposes' "
                "thread-order side")
       ->excludes(analyze);
-  cli.option("--n")->each([&plan](const std::string& text) { plan.n_typed = text; });
 }
 
 /// Sets the single pass's tile from --nt and --vt, refusing (before the GPU opens, and with
 /// --check-options) a tile the run would refuse.
 /// @throws UsageError (`--nt, --vt: ...`) unless both are given, --vt once, for a tile the single
 ///   pass compiles (and a VT that is a multiple of 4 with --vector-transpose).
-void validate(Plan& plan, const CommonOptions&) {
-  if (plan.analyze || (!plan.nt_given && !plan.vt_given)) return;  // --analyze reads --nt and --vt itself
+void validate(Plan& plan, const CommonOptions& options) {
+  if (options.analyze || (!plan.nt_given && !plan.vt_given)) return;  // --analyze reads --nt and --vt itself
   try {
     if (!plan.nt_given || plan.vts.size() != 1) throw std::invalid_argument("give both, one value each");
     const LaunchShape tile{plan.nt, plan.vts.front()};
@@ -186,8 +185,7 @@ Chapter<Plan> chapter() {
   spec.stages = [](const Plan&) { return describe(scan_stages<WrappingAdd>()); };
   spec.validate = validate;
   spec.require_host_memory = [](const Plan& plan, const CommonOptions& options) {
-    const std::string n = plan.n_typed.empty() ? "the default --n " + format_count(options.n) : "--n " + plan.n_typed;
-    require_host_bytes(host_bytes(plan, options.n), n);
+    require_host_bytes(host_bytes(plan, options.n), n_as_given(options));
   };
   spec.analyze = {
       "Print the bank conflicts of the transposes (for --nt and --vt) and of Blelloch's tree, and a "

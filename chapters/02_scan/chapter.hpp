@@ -29,11 +29,8 @@ struct Plan {
   std::vector<int> vts = {8, 7};  ///< --vt: values per thread, one or more
   bool nt_given = false;          ///< --nt was given
   bool vt_given = false;          ///< --vt was given
-  bool analyze = false;           ///< --analyze was given
   /// The single pass's tile from --nt and --vt (validate() sets it), nullopt when neither is given.
   std::optional<LaunchShape> tile;
-  /// `--n` as typed, for the refusal of a run too large for the host (empty: the default --n).
-  std::string n_typed;
 };
 
 /// The host memory a run over @p n elements of @p plan's type holds at its peak.

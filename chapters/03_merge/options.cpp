@@ -231,13 +231,9 @@ void add_options(ChapterCli& cli, Plan& plan) {
                      "Sorted search: lower or upper bound of each needle (--problem search only)")
       ->each([&plan](const std::string&) { plan.bound_given = true; })
       ->excludes(cli.option("--analyze"));
-  // The common --n as typed, for the messages that name it (validate_plan sets its value).
-  cli.option("--n")->each([&plan](const std::string& text) { plan.n = {true, text, 0}; });
 }
 
 void validate_plan(Plan& plan, const CommonOptions& options) {
-  if (!plan.n.given) plan.n.text = format_count(options.n);
-  plan.n.value = options.n;
   if (plan.pairs && plan.problem != ProblemKind::merge)
     throw UsageError("--pairs: only --problem merge has values (this is --problem " +
                      std::string(to_string(plan.problem)) + ")");
@@ -246,8 +242,9 @@ void validate_plan(Plan& plan, const CommonOptions& options) {
                      std::string(to_string(plan.problem)) + ")");
   if (plan.wide_keys && plan.problem == ProblemKind::lbs)
     throw UsageError("--type int64: --problem lbs has int32 offsets only");
-  plan.sizes = resolve_sizes(plan.problem, plan.n, plan.na, plan.nb);
-  plan.size_options = size_options_text(plan.n, plan.na, plan.nb, plan.sizes.a + plan.sizes.b);
+  const CountOption n{options.n_given, options.n_text, options.n};  // the common --n as typed
+  plan.sizes = resolve_sizes(plan.problem, n, plan.na, plan.nb);
+  plan.size_options = size_options_text(n, plan.na, plan.nb, plan.sizes.a + plan.sizes.b);
 }
 
 }  // namespace stepwise::merge

@@ -64,7 +64,6 @@ std::string size_options_text(const CountOption& n, const CountOption& a, const 
 /// while parsing (add_options), validate_plan completes the sizes.
 struct Plan {
   ProblemKind problem = ProblemKind::merge;
-  CountOption n;   ///< the common --n as typed (`given`, `text`); its value is set by validate_plan
   CountOption na;  ///< --na as typed
   CountOption nb;  ///< --nb as typed
   Distribution distribution = Distribution::uniform;
@@ -85,8 +84,8 @@ double host_bytes_needed(const Plan& plan);
 double device_bytes_needed(const Plan& plan);
 
 /// Adds --problem, --na, --nb, --distribution, --type, --pairs and --bound to @p cli, each
-/// written into @p plan, and records the common --n as typed into plan.n. --analyze reads the
-/// sizes, --type and --pairs: --distribution and --bound are refused beside it.
+/// written into @p plan. --analyze reads the sizes, --type and --pairs: --distribution and --bound are refused beside
+/// it.
 void add_options(ChapterCli& cli, Plan& plan);
 
 /// The checks no single option makes, after the common ones (so --check-options makes them too),

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "host/mode_options.hpp"
 #include "host/sizes.hpp"
 
 namespace stepwise::spmv {
@@ -51,19 +52,15 @@ void add_options(ChapterCli& cli, Plan& plan) {
           "Nonzeros, for size sweeps: the default matrix's kind at about N nonzeros, the 27-point stencil on an X x X "
           "x 2X grid with X such that its (3X-2)^2 (6X-2) nonzeros are nearest N (the default, 111777784, is "
           "stencil27:128x128x256); excludes --matrix")
-      ->excludes(matrix)
-      ->each([&plan](const std::string& text) {
-        plan.n_given = true;
-        plan.n_text = text;
-      });
+      ->excludes(matrix);
 }
 
 void validate_plan(Plan& plan, const CommonOptions& options) {
   MatrixInput& input = *plan.input;
   std::string spec = plan.matrix;
   input.source_text = (plan.matrix_given ? "--matrix " : "the default matrix, --matrix ") + plan.matrix;
-  if (plan.n_given) {
-    input.source_text = "--n " + plan.n_text;
+  if (options.n_given) {
+    input.source_text = n_as_given(options);
     try {
       spec = scaled_default_matrix(options.n);
     } catch (const MatrixError& error) {
@@ -73,7 +70,7 @@ void validate_plan(Plan& plan, const CommonOptions& options) {
   try {
     input.source.emplace(spec);
   } catch (const MatrixError& error) {
-    throw UsageError((plan.n_given ? input.source_text + ": " : "--matrix: ") + std::string(error.what()));
+    throw UsageError((options.n_given ? input.source_text + ": " : "--matrix: ") + std::string(error.what()));
   }
 }
 

@@ -46,8 +46,6 @@ struct MatrixInput {
 struct Plan {
   std::string matrix = kDefaultMatrix;  ///< --matrix
   bool matrix_given = false;            ///< --matrix was on the command line
-  bool n_given = false;                 ///< the common --n was on the command line
-  std::string n_text;                   ///< --n as typed, when given
   bool wide_values = false;             ///< --type float64
   std::shared_ptr<MatrixInput> input = std::make_shared<MatrixInput>();
 };

@@ -88,7 +88,6 @@ void add_options(ChapterCli& cli, Plan& plan) {
                                       "Time the stages over 1, 2, 4, ..., 32 distinct keys per warp and each --op (all "
                                       "three unless --op is given); print the speedups over stage 1");
   CLI::Option* analyze = cli.option("--analyze");
-  analyze->each([&plan](const std::string&) { plan.analyze = true; });
   analyze->excludes(surface);
   analyze->excludes(op);
   surface->excludes(cli.option("--sweep"));
@@ -100,7 +99,7 @@ void validate(Plan& plan, const CommonOptions& options) {
     for (const char* name : {"--bins", "--distribution", "--op"})
       if (given(plan, name)) throw UsageError(std::string(name) + ": only --problem histogram has it");
     if (plan.surface) throw UsageError("--surface: only --problem histogram has it");
-    if (plan.analyze) throw UsageError("--analyze: only --problem histogram has it");
+    if (options.analyze) throw UsageError("--analyze: only --problem histogram has it");
   }
   const std::vector<OpKind> ops = plan.surface && !given(plan, "--op") ? all_ops() : std::vector<OpKind>{plan.op};
   const bool library_row =
@@ -118,10 +117,11 @@ void validate(Plan& plan, const CommonOptions& options) {
     if (options.format == Format::csv) throw UsageError("--format csv: --surface prints table, markdown or json");
     plan.surface_ops = ops;
   }
-  // The sizes as messages about memory name them; an --n equal to the default reads as the default.
+  // The sizes as messages about memory name them: --n when given (its value, as format_count
+  // writes it), else the default.
   const std::string n_text = "--n " + format_count(options.n);
   plan.sizes.clear();
-  if (options.n != kDefaultN) plan.sizes = n_text;
+  if (options.n_given) plan.sizes = n_text;
   if (given(plan, "--bins"))
     plan.sizes += (plan.sizes.empty() ? "" : " ") + std::string("--bins ") + std::to_string(plan.bins);
   if (plan.sizes.empty()) plan.sizes = "the default " + n_text;

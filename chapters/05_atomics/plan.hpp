@@ -49,7 +49,6 @@ struct Plan {
   OpKind op = OpKind::int_add;                   ///< --op
   std::vector<OpKind> surface_ops;               ///< --surface: the operations it runs (all, or --op's)
   bool surface = false;                          ///< --surface
-  bool analyze = false;                          ///< --analyze
   /// The chapter options given on the command line (`--bins`, ...), for the checks of the
   /// combinations that do nothing.
   std::vector<std::string> given;

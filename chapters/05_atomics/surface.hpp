@@ -10,7 +10,7 @@
 namespace stepwise::atomics {
 
 /// Measures the surface of @p plan (its bins and surface_ops, the session's n, seed, reps and
-/// flush; --stage selects the stages, stage 1 is always measured: it is the 1.00x) and prints it
+/// flush; --stage selects the stages, the first kernel row is always measured: it is the 1.00x) and prints it
 /// in --format (to --output too, when given).
 /// @return kExitOk, or kExitFailed when a check failed.
 int run_surface(Session& session, const Plan& plan);

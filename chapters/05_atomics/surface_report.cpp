@@ -41,6 +41,14 @@ std::vector<int> keys_of(const Surface& surface, const std::string& op) {
   return keys;
 }
 
+/// The baseline of @p op at @p keys keys per warp: the first kernel row measured there (the
+/// table's first, which the surface runs whatever --stage selects), nullptr when none is.
+const SurfacePoint* baseline_of(const Surface& surface, const std::string& op, int keys) {
+  for (const SurfacePoint& point : surface.points)
+    if (point.op == op && point.keys_per_warp == keys && point.number > 0) return &point;
+  return nullptr;
+}
+
 const SurfacePoint* find(const Surface& surface, const std::string& op, int keys, int number, const std::string& name) {
   for (const SurfacePoint& point : surface.points)
     if (point.op == op && point.keys_per_warp == keys && point.number == number && point.stage == name) return &point;
@@ -75,7 +83,7 @@ std::string render_text(const Surface& surface, bool markdown) {
     for (const auto& [number, name] : stages) head.push_back(label(number, name));
     for (int keys : keys_of(surface, op)) {
       std::vector<std::string> row = {std::to_string(keys)};
-      const SurfacePoint* naive = find(surface, op, keys, 1, stages.empty() ? "" : stages.front().second);
+      const SurfacePoint* naive = baseline_of(surface, op, keys);
       row.push_back(naive && naive->time ? fixed(naive->time->median_ms, 4) : "-");
       for (const auto& [number, name] : stages)
         row.push_back(cell_text(surface, find(surface, op, keys, number, name)));
@@ -156,10 +164,9 @@ std::string render_json(const Surface& surface) {
 
 std::optional<double> speedup_over_naive(const Surface& surface, const SurfacePoint& point) {
   if (!point.time || point.time->median_ms <= 0.0) return std::nullopt;
-  for (const SurfacePoint& naive : surface.points)
-    if (naive.op == point.op && naive.keys_per_warp == point.keys_per_warp && naive.number == 1 && naive.time)
-      return naive.time->median_ms / point.time->median_ms;
-  return std::nullopt;
+  const SurfacePoint* naive = baseline_of(surface, point.op, point.keys_per_warp);
+  if (naive == nullptr || !naive->time) return std::nullopt;
+  return naive->time->median_ms / point.time->median_ms;
 }
 
 std::string render_surface(const Surface& surface, Format format) {

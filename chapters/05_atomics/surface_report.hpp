@@ -1,8 +1,8 @@
 /// @file surface_report.hpp
 /// What `--surface` measures and prints: every selected stage, at 1, 2, 4, ..., 32 distinct
-/// keys per warp, for each operation, as speedups over stage 1 (naive) of the same cell. Host
-/// code only: the renderer is tested on the CPU, and tools/plot's `surface` figure reads the
-/// JSON form.
+/// keys per warp, for each operation, as speedups over the table's first kernel row (the naive
+/// one) in the same cell. Host code only: the renderer is tested on the CPU, and tools/plot's
+/// `surface` figure reads the JSON form.
 #pragma once
 
 #include <cstdint>
@@ -38,13 +38,14 @@ struct Surface {
   std::vector<SurfacePoint> points;
 };
 
-/// The speedup of @p point over stage 1 of the same operation and keys per warp (median over
-/// median), empty when either has no time.
+/// The speedup of @p point over the baseline of the same operation and keys per warp (median over
+/// median): the first kernel row measured there, as the surface runs the table's first kernel
+/// row in every cell. Empty when either has no time.
 std::optional<double> speedup_over_naive(const Surface& surface, const SurfacePoint& point);
 
 /// The surface as a text table (Format::table), markdown or JSON (`"kind": "surface"`, read by
 /// `tools/plot surface`): one matrix per operation, keys per warp down, stages across, each
-/// cell the speedup over stage 1, the naive time in the first column.
+/// cell the speedup over the first kernel row, the naive time in the first column.
 /// @throws std::invalid_argument for Format::csv.
 std::string render_surface(const Surface& surface, Format format);
 

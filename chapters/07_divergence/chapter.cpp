@@ -4,6 +4,7 @@
 
 #include "analysis.hpp"
 #include "host/host_memory.hpp"
+#include "host/mode_options.hpp"
 #include "options.hpp"
 #include "problems.hpp"
 
@@ -16,7 +17,7 @@ Chapter<Plan> chapter() {
   spec.stages = stage_infos;
   spec.validate = validate_plan;
   spec.require_host_memory = [](const Plan& plan, const CommonOptions& options) {
-    require_host_bytes(host_bytes(plan, options.n), n_as_given(plan, options));  // exit 2, not 77
+    require_host_bytes(host_bytes(plan, options.n), n_as_given(options));  // exit 2, not 77
   };
   spec.analyze = {
       "Print the paths, the divergent warps and each stage's warp efficiency and moved elements (of the first 2^26 "
@@ -25,7 +26,7 @@ Chapter<Plan> chapter() {
       {"--n", "--seed", "--format"},
       {Format::table, Format::json},
       [](const Plan& plan, const CommonOptions& options) {
-        require_host_bytes(analysis_host_bytes(plan, options.n), n_as_given(plan, options));
+        require_host_bytes(analysis_host_bytes(plan, options.n), n_as_given(options));
         const std::vector<StageFacts> stages = stage_facts(plan);
         return options.format == Format::json ? analyze_json(plan, options.n, options.seed, stages)
                                               : analyze(plan, options.n, options.seed, stages);

@@ -33,7 +33,6 @@ struct Plan {
   unsigned steps = 1;              ///< mutation: generations (synthetic: 1)
   /// The workload options typed (`--paths`, `--steps`, ...): each applies to one workload only.
   std::vector<std::string> given;
-  std::string n_typed;  ///< --n as typed, "" when not given (for the memory refusals)
 };
 
 /// How a stage gives the elements to threads: what --analyze costs it by.

@@ -122,7 +122,6 @@ void add_chapter_options(ChapterCli& cli, Plan& plan, TableOf table_of) {
                                  ->type_name("INT")
                                  ->transform(decimal_in(1, 1000)));
   steps->excludes(cli.option("--analyze"));  // it analyzes the first generation
-  cli.option("--n")->each([&plan](const std::string& text) { plan.n_typed = text; });
   app.final_callback([&cli, &plan, table_of] {
     if (plan.workload == WorkloadKind::mutation) return;
     Plan mutation;
@@ -157,10 +156,6 @@ void validate_plan(Plan& plan, const CommonOptions& options) {
     plan.rounds = {1, plan.mutation_rounds};
     if (!given(plan, "--steps")) plan.steps = kDefaultGenerations;
   }
-}
-
-std::string n_as_given(const Plan& plan, const CommonOptions& options) {
-  return plan.n_typed.empty() ? "the default --n " + format_count(options.n) : "--n " + plan.n_typed;
 }
 
 namespace {

@@ -46,10 +46,6 @@ std::vector<unsigned> parse_costs(const std::string& text);
 ///   n of 2^32 or more.
 void validate_plan(Plan& plan, const CommonOptions& options);
 
-/// The size of the run as messages about memory name it: `--n 2^30` as the user typed it, `the
-/// default --n 2^24` when not.
-std::string n_as_given(const Plan& plan, const CommonOptions& options);
-
 /// The host memory a run of @p plan over @p n elements holds at its peak: the input, the
 /// reference and its reruns, the output the check downloads, and (mutation) the pinned remaps of
 /// stage 6.

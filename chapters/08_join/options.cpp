@@ -59,8 +59,6 @@ void add_chapter_options(ChapterCli& cli, Plan& plan) {
           ->default_str("1")
           ->check(parsed_by([](const std::string& text) { parse_duplication(text); }, "D"));
   for (CLI::Option* option : {join, nb, dup}) option->excludes(cli.option("--analyze"));
-  // --n as typed, for the refusals that name the sizes (validate_plan).
-  cli.option("--n")->each([&plan](const std::string& text) { plan.n_typed = text; });
 }
 
 namespace {
@@ -73,7 +71,7 @@ double key_count(const Plan& plan) {
 }  // namespace
 
 void validate_plan(Plan& plan, const CommonOptions& options) {
-  const CountOption n{!plan.n_typed.empty(), plan.n_typed.empty() ? format_count(options.n) : plan.n_typed, options.n};
+  const CountOption n{options.n_given, options.n_text, options.n};  // --n as typed
   plan.a_rows = n.value;
   plan.b_rows = plan.nb.given ? plan.nb.value : n.value;
   std::string typed_options = typed("--n", n);

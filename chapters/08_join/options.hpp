@@ -30,9 +30,8 @@ struct Plan {
   /// The options that set the run's size as the user typed them (`--n 2^30 --nb 2^30 --dup 4`),
   /// or `the default sizes (2^24 x 2^24 rows)`: what a refusal of this size names.
   std::string size_options;
-  /// The size options as typed, for size_options and the refusals: --n's text ("" when not
-  /// given), --nb, and `--dup D`, `--join J` ("" when not given).
-  std::string n_typed;
+  /// The size options as typed, for size_options and the refusals: --nb, and `--dup D`,
+  /// `--join J` ("" when not given).
   CountOption nb;
   std::string dup_typed, join_typed;
 };
