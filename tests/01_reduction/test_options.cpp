@@ -7,21 +7,15 @@
 #include <vector>
 
 #include "chapter.hpp"
+#include "cli_checks.hpp"
 
 using namespace stepwise;
 using namespace stepwise::reduction;
 
 namespace {
 
-/// Runs the chapter on @p arguments with --check-options: 0 when they would run, 2 when refused.
-int parse(const std::vector<std::string>& arguments) {
-  std::vector<std::string> words = {"chapter_01_reduction"};
-  words.insert(words.end(), arguments.begin(), arguments.end());
-  words.push_back("--check-options");
-  std::vector<char*> argv;
-  for (std::string& word : words) argv.push_back(word.data());
-  return run_chapter(static_cast<int>(argv.size()), argv.data(), chapter());
-}
+/// The exit code main gives @p arguments before the GPU: 0 when they would run, 2 when refused.
+int parse(const std::vector<std::string>& arguments) { return testing::exit_code_of(chapter(), arguments); }
 
 }  // namespace
 

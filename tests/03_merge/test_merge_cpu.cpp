@@ -507,10 +507,7 @@ Plan plan_of(const std::vector<std::string>& arguments) {
 }
 
 /// The one line the chapter's parser prints when it refuses @p arguments (testing::refusal_of).
-std::string refusal_of(const std::vector<std::string>& arguments) {
-  ParsedChapter<Plan> parsed(chapter());
-  return testing::refusal_of(parsed.cli(), arguments);
-}
+std::string refusal_of(const std::vector<std::string>& arguments) { return testing::refusal_of(chapter(), arguments); }
 
 }  // namespace
 

@@ -17,6 +17,7 @@
 #include "analysis.hpp"
 #include "atomics.hpp"
 #include "chapter.hpp"
+#include "cli_checks.hpp"
 #include "inputs.hpp"
 #include "library_limit.hpp"
 #include "plan.hpp"
@@ -40,25 +41,12 @@ std::uint32_t lanes_mask(int lanes) { return lanes == kWarpLanes ? 0xffffffffu :
 /// The int-add table as --analyze reads it: names, numbers and traits.
 std::vector<HistogramRow> analyzed_rows() { return rows_of(histogram_stages<IntAdd>()); }
 
-/// Runs @p arguments as main does, with --check-options: 0 when they are good, 2 when refused.
+/// The exit code main gives @p arguments before the GPU: 0 when they are good, 2 when refused.
 /// With @p plan, a good command line's plan (completed by the chapter's validate) is written there.
 int parse(const std::vector<std::string>& arguments, Plan* plan = nullptr) {
-  std::vector<std::string> owned = {"chapter_05_atomics"};
-  owned.insert(owned.end(), arguments.begin(), arguments.end());
-  owned.push_back("--check-options");
-  std::vector<char*> argv;
-  for (std::string& argument : owned) argv.push_back(argument.data());
-  const int code = run_chapter(static_cast<int>(argv.size()), argv.data(), chapter());
-  if (code != 0 || plan == nullptr) return code;
-  const Chapter<Plan> spec = chapter();  // the plan as run_chapter builds it
-  Plan parsed;
-  ChapterCli cli([&] { return spec.info(parsed); }, [&] { return spec.stages(parsed); });
-  bool analyze = false;
-  cli.add_analyze_flag(analyze, spec.analyze.help, spec.analyze.reads);
-  spec.add_options(cli, parsed);
-  cli.set_validate([&](const CommonOptions& options) { spec.validate(parsed, options); });
-  if (auto exit_code = cli.parse(arguments)) return *exit_code;
-  *plan = parsed;
+  ParsedChapter<Plan> parsed(chapter());
+  const int code = testing::parse_captured(parsed, arguments).code.value_or(0);
+  if (code == 0 && plan != nullptr) *plan = parsed.plan();
   return code;
 }
 

@@ -17,6 +17,7 @@
 
 #include "analysis.hpp"
 #include "chapter.hpp"
+#include "cli_checks.hpp"
 #include "compaction.hpp"
 #include "inputs.hpp"
 #include "plan.hpp"
@@ -431,15 +432,8 @@ TEST_CASE("--analyze --format json: the table's numbers and every diagram's data
 
 namespace {
 
-/// Runs @p arguments as main does, with --check-options: 0 when they are good, 2 when refused.
-int parse_like_main(const std::vector<std::string>& arguments) {
-  std::vector<std::string> owned = {"chapter_06_compaction"};
-  owned.insert(owned.end(), arguments.begin(), arguments.end());
-  owned.push_back("--check-options");
-  std::vector<char*> argv;
-  for (std::string& argument : owned) argv.push_back(argument.data());
-  return run_chapter(static_cast<int>(argv.size()), argv.data(), chapter());
-}
+/// The exit code main gives @p arguments before the GPU: 0 when they are good, 2 when refused.
+int parse_like_main(const std::vector<std::string>& arguments) { return testing::exit_code_of(chapter(), arguments); }
 
 }  // namespace
 

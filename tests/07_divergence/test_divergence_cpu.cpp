@@ -5,9 +5,6 @@
 // host remap of stage 6, stage 7's slots, stage 8's decision, and the option parsers.
 #include <doctest/doctest.h>
 
-#include <iostream>
-#include <sstream>
-
 #include <algorithm>
 #include <bitset>
 #include <cstdint>
@@ -19,6 +16,7 @@
 
 #include "analysis.hpp"
 #include "chapter.hpp"
+#include "cli_checks.hpp"
 #include "host/sizes.hpp"
 #include "inputs.hpp"
 #include "options.hpp"
@@ -363,24 +361,9 @@ TEST_CASE("--analyze looks at the first 2^26 elements at most, and says so") {
 
 namespace {
 
-/// Runs the chapter on @p arguments as main does, with --check-options (no GPU, nothing run):
-/// returns -1 when it would go on, else the exit code. @p listed gets the workload of the table
-/// --list shows for the same arguments.
+/// The exit code main gives @p arguments before the GPU (nothing run): -1 when it would go on.
+/// @p listed gets the workload of the table --list shows for the same arguments.
 int parse_like_main(const std::vector<std::string>& arguments, WorkloadKind* listed = nullptr) {
-  const auto run = [](std::vector<std::string> line, const char* mode, std::string* printed) {
-    line.insert(line.begin(), "chapter_07_divergence");
-    line.push_back(mode);
-    std::vector<char*> argv;
-    for (std::string& argument : line) argv.push_back(argument.data());
-    std::ostringstream out, err;
-    std::streambuf* const out_buffer = std::cout.rdbuf(out.rdbuf());
-    std::streambuf* const err_buffer = std::cerr.rdbuf(err.rdbuf());
-    const int code = run_chapter(static_cast<int>(argv.size()), argv.data(), chapter());
-    std::cout.rdbuf(out_buffer);
-    std::cerr.rdbuf(err_buffer);
-    if (printed != nullptr) *printed = out.str();
-    return code;
-  };
   if (listed != nullptr) {
     // The stage only the mutation table has (by trait: the listing of its arrangement).
     Plan mutation;
@@ -388,11 +371,13 @@ int parse_like_main(const std::vector<std::string>& arguments, WorkloadKind* lis
     std::string lean;
     for (const StageFacts& stage : stage_facts(mutation))
       if (stage.traits.arrangement == Arrangement::lean) lean = stage.info.name;
-    std::string listing;
-    run(arguments, "--list", &listing);
-    *listed = listing.find(lean) != std::string::npos ? WorkloadKind::mutation : WorkloadKind::synthetic;
+    std::vector<std::string> listing = arguments;
+    listing.push_back("--list");
+    ParsedChapter<Plan> parsed(chapter());
+    const std::string printed = testing::parse_captured(parsed, listing).out;
+    *listed = printed.find(lean) != std::string::npos ? WorkloadKind::mutation : WorkloadKind::synthetic;
   }
-  const int code = run(arguments, "--check-options", nullptr);
+  const int code = testing::exit_code_of(chapter(), arguments);
   return code == 0 ? -1 : code;
 }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "analysis.hpp"
+#include "chapter.hpp"
 #include "cli_checks.hpp"
 #include "inputs.hpp"
 #include "options.hpp"
@@ -291,32 +292,11 @@ TEST_CASE("option parsers") {
 
 namespace {
 
-/// A parser as run_chapter builds it: the --analyze flag, the chapter's options bound to
-/// @p plan, validate_plan after the common checks.
-struct Parser {
-  Plan plan;
-  bool analyze = false;
-  ChapterCli cli{chapter_info(), {}};
-  Parser() {
-    cli.add_analyze_flag(analyze, "analyze", {"--format"});
-    add_chapter_options(cli, plan);
-    cli.set_validate([this](const CommonOptions& options) { validate_plan(plan, options); });
-  }
-};
-
-/// The plan of @p arguments as the chapter makes it.
-Plan plan_of(const std::vector<std::string>& arguments) {
-  Parser parser;
-  const auto code = parser.cli.parse(arguments);
-  if (code) throw UsageError("parse exit code " + std::to_string(*code));
-  return parser.plan;
-}
+/// The plan of @p arguments as the chapter's main parses it (testing::plan_of).
+Plan plan_of(const std::vector<std::string>& arguments) { return testing::plan_of(chapter(), arguments); }
 
 /// The one line the chapter's parser prints when it refuses @p arguments (testing::refusal_of).
-std::string refusal_of(const std::vector<std::string>& arguments) {
-  Parser parser;
-  return testing::refusal_of(parser.cli, arguments);
-}
+std::string refusal_of(const std::vector<std::string>& arguments) { return testing::refusal_of(chapter(), arguments); }
 
 }  // namespace
 

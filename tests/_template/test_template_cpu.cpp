@@ -5,13 +5,13 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <iostream>
 #include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "chapter.hpp"
+#include "cli_checks.hpp"
 #include "host/sizes.hpp"
 #include "square.hpp"
 
@@ -20,30 +20,10 @@ using namespace stepwise::square;
 
 namespace {
 
-/// What the chapter's main did with a command line: its exit code and what it printed.
-struct Outcome {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-/// Runs the chapter's main (run_chapter with the chapter's spec) on @p arguments, capturing stdout and stderr.
-Outcome run(std::vector<std::string> arguments) {
-  arguments.insert(arguments.begin(), "chapter_template");
-  std::vector<char*> argv;
-  for (std::string& argument : arguments) argv.push_back(argument.data());
-  argv.push_back(nullptr);
-  std::ostringstream out;
-  std::ostringstream err;
-  std::streambuf* const stdout_buffer = std::cout.rdbuf(out.rdbuf());
-  std::streambuf* const stderr_buffer = std::cerr.rdbuf(err.rdbuf());
-  Outcome outcome;
-  outcome.code = run_chapter(static_cast<int>(arguments.size()), argv.data(), chapter());
-  std::cout.rdbuf(stdout_buffer);
-  std::cerr.rdbuf(stderr_buffer);
-  outcome.out = out.str();
-  outcome.err = err.str();
-  return outcome;
+/// What the chapter's main does with @p arguments before the GPU (its parse, and --analyze's
+/// analysis): its exit code and what it printed.
+testing::ParseOutcome run(const std::vector<std::string>& arguments) {
+  return testing::outcome_of(chapter(), arguments);
 }
 
 /// The line of @p text that names @p stage (as `  N  name` or `lib  name`), empty if none.
@@ -107,13 +87,13 @@ TEST_CASE("options: a bad --range exits 2 with one line naming it, before the GP
   for (const std::vector<std::string>& arguments : std::vector<std::vector<std::string>>{
            {"--range", "-1"}, {"--range", "2147483648"}, {"--range", "abc"}, {"--range", "0x10"}, {"--range", ""}}) {
     CAPTURE(arguments.back());
-    const Outcome outcome = run(arguments);
+    const testing::ParseOutcome outcome = run(arguments);
     CHECK(outcome.code == 2);
     CHECK(std::count(outcome.err.begin(), outcome.err.end(), '\n') == 1);
     CHECK(outcome.err.find("--range") != std::string::npos);
     CHECK(outcome.out.empty());
   }
-  const Outcome beside_analyze = run({"--analyze", "--range", "5"});
+  const testing::ParseOutcome beside_analyze = run({"--analyze", "--range", "5"});
   CHECK(beside_analyze.code == 2);
   CHECK(beside_analyze.err.find("--analyze excludes --range") != std::string::npos);
 }
@@ -121,7 +101,7 @@ TEST_CASE("options: a bad --range exits 2 with one line naming it, before the GP
 TEST_CASE("options: --range takes 0 to 2^31 - 1, checked without a GPU") {
   for (const std::string range : {"0", "1", "1000", "2147483647"}) {
     CAPTURE(range);
-    const Outcome outcome = run({"--range", range, "--check-options"});
+    const testing::ParseOutcome outcome = run({"--range", range, "--check-options"});
     CHECK(outcome.code == 0);
     CHECK(outcome.err.empty());
   }
@@ -129,7 +109,7 @@ TEST_CASE("options: --range takes 0 to 2^31 - 1, checked without a GPU") {
 }
 
 TEST_CASE("options: --list shows every row of the table with its lesson, and the CPU reference") {
-  const Outcome outcome = run({"--list"});
+  const testing::ParseOutcome outcome = run({"--list"});
   CHECK(outcome.code == 0);
   for (const SquareStage& stage : square_stages()) {
     CAPTURE(stage.name);
@@ -144,7 +124,7 @@ TEST_CASE("options: --list shows every row of the table with its lesson, and the
 TEST_CASE("--analyze: one line per kernel row, its load width and load instructions from its traits") {
   for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{5}, std::uint64_t{1000003}, std::uint64_t{1} << 26}) {
     CAPTURE(n);
-    const Outcome outcome = run({"--analyze", "--n", std::to_string(n)});
+    const testing::ParseOutcome outcome = run({"--analyze", "--n", std::to_string(n)});
     REQUIRE(outcome.code == 0);
     CHECK(outcome.err.empty());
     CHECK(outcome.out.find("n = " + format_grouped(static_cast<std::int64_t>(n)) + " int32") == 0);
@@ -173,7 +153,7 @@ TEST_CASE("--analyze reads --n only: the common options of a run are refused bes
   for (const std::vector<std::string>& arguments : std::vector<std::vector<std::string>>{
            {"--analyze", "--reps", "3"}, {"--analyze", "--sweep"}, {"--analyze", "--format", "json"}}) {
     CAPTURE(arguments[1]);
-    const Outcome outcome = run(arguments);
+    const testing::ParseOutcome outcome = run(arguments);
     CHECK(outcome.code == 2);
     CHECK(std::count(outcome.err.begin(), outcome.err.end(), '\n') == 1);
   }
