@@ -1,7 +1,7 @@
 /// @file merge.cuh
 /// Launcher helpers the stages of chapter 03 share. The algorithmic pieces themselves are in
 /// common/: merge_path.hpp, sorted_search.hpp, load_balance.hpp (host and device) and
-/// merge_tile.cuh (the partition kernel and the tile loads and stores).
+/// merge_tile.cuh (the tile loads and stores), kernels/merge_path_partitions.cuh (the partition kernel).
 #pragma once
 
 #include <cuda_runtime.h>

@@ -33,7 +33,9 @@
 #include "device/merge_tile.cuh"
 #include "device/warp.cuh"
 #include "host/check.hpp"
+#include "host/dispatch.hpp"
 #include "host/launch.hpp"
+#include "kernels/merge_path_partitions.cuh"
 #include "spmv.hpp"
 
 namespace stepwise::spmv {
@@ -335,11 +337,12 @@ inline constexpr bool kCompactTileFits = sizeof(typename CompactMergeSpmvTile<NT
 template <int NT, int VT, class T>
 inline constexpr bool kMergeTileFits = merge_tile_bytes(NT, VT, sizeof(T)) <= 48 * 1024;
 
-/// The shapes of @p threads x @p values whose merge tiles fit (kMergeTileFits), for a stage's sweep.
-template <class T>
-std::vector<LaunchShape> merge_tile_shapes(const std::vector<int>& threads, const std::vector<int>& values) {
+/// The compiled tiles of @p threads x @p values whose merge tiles fit (kMergeTileFits), for a
+/// stage's sweep.
+template <class T, int... Threads, int... Values>
+std::vector<LaunchShape> merge_tile_shapes(IntList<Threads...> threads, IntList<Values...> values) {
   std::vector<LaunchShape> shapes;
-  for (const LaunchShape& shape : shape_grid(threads, values))
+  for (const LaunchShape& shape : tile_grid(threads, values))
     if (merge_tile_bytes(shape.threads, shape.items, sizeof(T)) <= 48 * 1024) shapes.push_back(shape);
   return shapes;
 }

@@ -160,7 +160,7 @@ using TunedItems = IntList<16, 24, 32, 40>;
 /// The --sweep of stages 7 and 8: every compiled NT x items whose tile fits with a payload.
 inline std::vector<LaunchShape> tuned_sweep() {
   std::vector<LaunchShape> shapes;
-  for (const LaunchShape& shape : shape_grid(TunedThreads::values(), TunedItems::values()))
+  for (const LaunchShape& shape : tile_grid(TunedThreads{}, TunedItems{}))
     if (tile_fits(shape.threads * shape.items, sizeof(std::int32_t) + sizeof(Payload))) shapes.push_back(shape);
   return shapes;
 }
@@ -175,21 +175,22 @@ void with_tuned_tile(const SelectArgs<K>& args, const LaunchShape& shape, Launch
   require_aligned(args.keys, 16);
   require_aligned(args.values, 16);
   require_aligned(args.flags, 4);
-  dispatch(shape.threads, TunedThreads{}, "threads per block", [&](auto threads) {
-    dispatch(shape.items, TunedItems{}, "elements per thread", [&](auto items) {
-      constexpr int NT = decltype(threads)::value;
-      constexpr int kVectors = decltype(items)::value / 4;
-      with_selector(args, [&](auto selector) {
-        constexpr std::size_t kElementBytes = sizeof(K) + (decltype(selector)::kPayload ? sizeof(Payload) : 0);
-        if constexpr (!tile_fits(NT * kVectors * 4, kElementBytes)) {
-          throw std::invalid_argument("tile " + std::to_string(NT) + "x" + std::to_string(kVectors * 4) +
-                                      " is not compiled: its elements do not fit the static shared memory");
-        } else {
-          launch(threads, std::integral_constant<int, kVectors>{}, selector);
-        }
-      });
-    });
-  });
+  dispatch_tile(
+      shape, TunedThreads{}, TunedItems{},
+      [&](auto nt, auto vt) {
+        constexpr int NT = decltype(nt)::value;
+        constexpr int kVectors = decltype(vt)::value / 4;
+        with_selector(args, [&](auto selector) {
+          constexpr std::size_t kElementBytes = sizeof(K) + (decltype(selector)::kPayload ? sizeof(Payload) : 0);
+          if constexpr (!tile_fits(NT * kVectors * 4, kElementBytes)) {
+            throw std::invalid_argument("tile " + std::to_string(NT) + "x" + std::to_string(kVectors * 4) +
+                                        " is not compiled: its elements do not fit the static shared memory");
+          } else {
+            launch(nt, std::integral_constant<int, kVectors>{}, selector);
+          }
+        });
+      },
+      "threads per block", "elements per thread");
 }
 
 }  // namespace stepwise::compaction

@@ -12,11 +12,12 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "host/check.hpp"
-#include "join.hpp"
-#include "host/launch.hpp"
 #include "algorithm/merge_path.hpp"
 #include "device/merge_tile.cuh"
+#include "host/check.hpp"
+#include "host/launch.hpp"
+#include "join.hpp"
+#include "kernels/merge_path_partitions.cuh"
 
 namespace stepwise::join {
 

@@ -2,16 +2,17 @@
 /// The device half of the merge-like primitives (merge_path.hpp, sorted_search.hpp,
 /// load_balance.hpp): the two levels of Baxter's Merge Path decomposition.
 ///
-/// 1. **Tiles.** A partition kernel runs one Merge Path search in global memory per tile
-///    boundary (the diagonals 0, NV, 2NV, ...), so tile t merges exactly the outputs
-///    [t*NV, (t+1)*NV): the A and B ranges between its two cross points.
+/// 1. **Tiles.** A partition kernel (kernels/merge_path_partitions.cuh) runs one Merge Path
+///    search in global memory per tile boundary (the diagonals 0, NV, 2NV, ...), so tile t
+///    merges exactly the outputs [t*NV, (t+1)*NV): the A and B ranges between its two cross points.
 /// 2. **Threads.** The tile loads its two ranges into shared memory with coalesced loads,
 ///    and each thread searches its own diagonal (VT * thread) there, then merges VT outputs
 ///    serially, in registers.
 ///
-/// Here: the partition kernel, the loads of a tile's two ranges into shared memory (scalar and
-/// 16-byte), the 16-byte warp-level store of a thread-order tile, and the tile bodies of the
-/// sorted search and of the load-balancing search that later chapters (SpMV, joins) build on.
+/// Here, device code only: a tile's ranges from the partition kernel's boundaries, the loads of
+/// a tile's two ranges into shared memory (scalar and 16-byte), the 16-byte warp-level store of a
+/// thread-order tile, and the tile bodies of the sorted search and of the load-balancing search
+/// that later chapters (SpMV, joins) build on.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -19,52 +20,13 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "host/check.hpp"
-#include "host/launch.hpp"
 #include "algorithm/load_balance.hpp"
 #include "algorithm/merge_path.hpp"
 #include "algorithm/sorted_search.hpp"
 #include "algorithm/tile_layout.hpp"
+#include "host/launch.hpp"
 
 namespace stepwise {
-
-/// Tile boundaries one partition kernel writes for a merge of @p total outputs cut every
-/// @p spacing: one per tile, plus the end.
-constexpr std::size_t merge_partition_count(std::size_t total, std::size_t spacing) {
-  return ceil_div(total, spacing) + 1;
-}
-
-/// How the partition kernel searches its diagonals: with merge_path (midpoints: every diagonal
-/// probes its own keys), or with merge_path_by_bits (the same answers; neighbouring diagonals
-/// probe the same A keys first and share those cache lines).
-enum class PartitionSearch { midpoint, by_bits };
-
-/// The partition kernel: partitions[p] = merge_path(a, b, min(p * spacing, a_count + b_count))
-/// for p < @p count, one thread per boundary, each a search in global memory.
-template <Bounds bounds, PartitionSearch search, class AIt, class BIt, class Comp>
-__global__ void merge_path_partitions(AIt a, std::int64_t a_count, BIt b, std::int64_t b_count, std::int64_t spacing,
-                                      std::int64_t count, std::int64_t* partitions, Comp comp) {
-  const std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (p >= count) return;
-  const std::int64_t total = a_count + b_count;
-  const std::int64_t diagonal = p * spacing < total ? p * spacing : total;
-  partitions[p] = search == PartitionSearch::by_bits
-                      ? merge_path_by_bits<bounds>(a, a_count, b, b_count, diagonal, comp)
-                      : merge_path<bounds>(a, a_count, b, b_count, diagonal, comp);
-}
-
-/// Enqueues the partition kernel for tiles of @p spacing outputs: writes
-/// merge_partition_count(a_count + b_count, spacing) boundaries to @p partitions.
-template <Bounds bounds, PartitionSearch search = PartitionSearch::by_bits, class AIt, class BIt, class Comp>
-void launch_merge_path_partitions(AIt a, std::int64_t a_count, BIt b, std::int64_t b_count, std::int64_t spacing,
-                                  std::int64_t* partitions, Comp comp, cudaStream_t stream) {
-  constexpr int kThreads = 128;
-  const std::size_t count =
-      merge_partition_count(static_cast<std::size_t>(a_count + b_count), static_cast<std::size_t>(spacing));
-  merge_path_partitions<bounds, search><<<grid_of(ceil_div(count, kThreads)), kThreads, 0, stream>>>(
-      a, a_count, b, b_count, spacing, static_cast<std::int64_t>(count), partitions, comp);
-  STEPWISE_CHECK_LAUNCH();
-}
 
 /// The ranges of tile blockIdx.x, from the partition kernel's boundaries.
 __device__ __forceinline__ MergeRange<std::int64_t> this_tile_range(std::int64_t a_count, std::int64_t b_count,

@@ -199,23 +199,25 @@ void launch(const typename Op::value_type* in, typename Op::value_type* out, std
             ScanWorkspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
   using T = typename Op::value_type;
   using Tiles = CompiledTiles<Op>;
-  dispatch(shape.threads, typename Tiles::Threads{}, "threads per block", [&](auto threads) {
-    dispatch(shape.items, typename Tiles::Values{}, "values per thread", [&](auto values) {
-      constexpr int NT = decltype(threads)::value;
-      constexpr int VT = decltype(values)::value;
-      if constexpr (!tile_fits(NT, VT, sizeof(T))) {
-        throw std::invalid_argument("tile " + describe(shape) + " is not compiled: its " +
-                                    std::to_string(NT * VT * sizeof(T)) + " bytes do not fit the static shared memory");
-      } else if constexpr (sizeof(T) == 4 && VT % 4 == 0) {
-        if (options.vector_transpose)
-          launch_tiles<NT, VT, Op, ThreadOrderAccess::vector>(in, out, n, options, workspace, stream);
-        else
+  dispatch_tile(
+      shape, typename Tiles::Threads{}, typename Tiles::Values{},
+      [&](auto nt, auto vt) {
+        constexpr int NT = decltype(nt)::value;
+        constexpr int VT = decltype(vt)::value;
+        if constexpr (!tile_fits(NT, VT, sizeof(T))) {
+          throw std::invalid_argument("tile " + describe(shape) + " is not compiled: its " +
+                                      std::to_string(NT * VT * sizeof(T)) +
+                                      " bytes do not fit the static shared memory");
+        } else if constexpr (sizeof(T) == 4 && VT % 4 == 0) {
+          if (options.vector_transpose)
+            launch_tiles<NT, VT, Op, ThreadOrderAccess::vector>(in, out, n, options, workspace, stream);
+          else
+            launch_tiles<NT, VT, Op, ThreadOrderAccess::compiler>(in, out, n, options, workspace, stream);
+        } else {
           launch_tiles<NT, VT, Op, ThreadOrderAccess::compiler>(in, out, n, options, workspace, stream);
-      } else {
-        launch_tiles<NT, VT, Op, ThreadOrderAccess::compiler>(in, out, n, options, workspace, stream);
-      }
-    });
-  });
+        }
+      },
+      "threads per block", "values per thread");
 }
 
 /// The shapes --sweep tries: every compiled NT x VT whose tile fits.
@@ -224,7 +226,7 @@ std::vector<LaunchShape> compiled_sweep() {
   using Tiles = CompiledTiles<Op>;
   std::vector<LaunchShape> shapes;
   if constexpr (Tiles::kSweep)
-    for (const LaunchShape& shape : shape_grid(Tiles::Threads::values(), Tiles::Values::values()))
+    for (const LaunchShape& shape : tile_grid(typename Tiles::Threads{}, typename Tiles::Values{}))
       if (tile_fits(shape.threads, shape.items, sizeof(typename Op::value_type))) shapes.push_back(shape);
   return shapes;
 }

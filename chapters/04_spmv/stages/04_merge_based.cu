@@ -35,15 +35,13 @@ __global__ void __launch_bounds__(NT)
 template <class T>
 void launch(const CsrView<T>& matrix, const T* x, T* y, SpmvScratch& workspace, const LaunchShape& shape,
             cudaStream_t stream) {
-  dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
-    dispatch(shape.items, Values{}, "items per thread", [&](auto values) {
-      constexpr int kNT = decltype(threads)::value;
-      constexpr int kVT = decltype(values)::value;
-      if constexpr (kMergeTileFits<kNT, kVT, T>)
-        launch_merge_spmv<kNT, kVT>(spmv_merge_tiles<kNT, kVT, T>, matrix, x, y, workspace, stream);
-      else
-        throw std::invalid_argument("a tile of " + describe(shape) + " does not fit 48 KiB of shared memory");
-    });
+  dispatch_tile(shape, Threads{}, Values{}, [&](auto nt, auto vt) {
+    constexpr int kNT = decltype(nt)::value;
+    constexpr int kVT = decltype(vt)::value;
+    if constexpr (kMergeTileFits<kNT, kVT, T>)
+      launch_merge_spmv<kNT, kVT>(spmv_merge_tiles<kNT, kVT, T>, matrix, x, y, workspace, stream);
+    else
+      throw std::invalid_argument("a tile of " + describe(shape) + " does not fit 48 KiB of shared memory");
   });
 }
 
@@ -55,7 +53,7 @@ SpmvStage<T> spmv_merge_based() {
   stage.name = "merge-based";
   stage.lesson = "Merge Path over row ends and nonzeros: every thread gets VT items whatever the row lengths";
   stage.shape = {128, 7};
-  stage.sweep = merge_tile_shapes<T>(Threads::values(), Values::values());
+  stage.sweep = merge_tile_shapes<T>(Threads{}, Values{});
   stage.traits.model = StageModel::merge;
   stage.launch = launch<T>;
   return stage;

@@ -140,22 +140,20 @@ void launch(const CsrView<T>& matrix, const T* x, T* y, SpmvScratch& workspace, 
     launch_vector(matrix, x, y, kBandedThreads<T>, stream);
     return;
   }
-  dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
-    dispatch(shape.items, Values{}, "items per thread", [&](auto values) {
-      constexpr int kNT = decltype(threads)::value;
-      constexpr int kVT = decltype(values)::value;
-      if constexpr (kCompactTileFits<kNT, kVT, T>) {
-        constexpr auto kKernel = spmv_compact_tiles<kNT, kVT, T>;
-        carve_shared_for<kKernel>(shape.blocks_per_sm, sizeof(typename CompactMergeSpmvTile<kNT, kVT, T>::Storage));
-        constexpr int kTile = kNT * kVT;
-        const std::size_t total = static_cast<std::size_t>(matrix.nnz) + static_cast<std::size_t>(matrix.rows);
-        const SpmvScratch::KeptPartitions kept = workspace.kept_partitions(kTile, merge_partition_count(total, kTile));
-        if (!kept.searched) search_tile_boundaries(matrix, kTile, kept.data, stream);
-        launch_merge_tiles<kNT, kVT>(kKernel, matrix, x, y, kept.data, workspace, stream);
-      } else {
-        throw std::invalid_argument("a tile of " + describe(shape) + " does not fit 48 KiB of shared memory");
-      }
-    });
+  dispatch_tile(shape, Threads{}, Values{}, [&](auto nt, auto vt) {
+    constexpr int kNT = decltype(nt)::value;
+    constexpr int kVT = decltype(vt)::value;
+    if constexpr (kCompactTileFits<kNT, kVT, T>) {
+      constexpr auto kKernel = spmv_compact_tiles<kNT, kVT, T>;
+      carve_shared_for<kKernel>(shape.blocks_per_sm, sizeof(typename CompactMergeSpmvTile<kNT, kVT, T>::Storage));
+      constexpr int kTile = kNT * kVT;
+      const std::size_t total = static_cast<std::size_t>(matrix.nnz) + static_cast<std::size_t>(matrix.rows);
+      const SpmvScratch::KeptPartitions kept = workspace.kept_partitions(kTile, merge_partition_count(total, kTile));
+      if (!kept.searched) search_tile_boundaries(matrix, kTile, kept.data, stream);
+      launch_merge_tiles<kNT, kVT>(kKernel, matrix, x, y, kept.data, workspace, stream);
+    } else {
+      throw std::invalid_argument("a tile of " + describe(shape) + " does not fit 48 KiB of shared memory");
+    }
   });
 }
 

@@ -42,18 +42,19 @@ using Values = IntList<8, 16>;
 template <class K>
 void launch(const SelectArgs<K>& args, Workspace&, const LaunchShape& shape, cudaStream_t stream) {
   STEPWISE_CUDA_CHECK(cudaMemsetAsync(args.kept_count, 0, sizeof(*args.kept_count), stream));
-  dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
-    dispatch(shape.items, Values{}, "elements per thread", [&](auto values) {
-      constexpr int NT = decltype(threads)::value;
-      constexpr int VT = decltype(values)::value;
-      if (args.n == 0) return;
-      with_selector(args, [&](auto selector) {
-        select_block_aggregated<NT, VT>
-            <<<grid_of(ceil_div(args.n, NT * VT)), NT, 0, stream>>>(selector, args.kept_count, args.n);
-        STEPWISE_CHECK_LAUNCH();
-      });
-    });
-  });
+  dispatch_tile(
+      shape, Threads{}, Values{},
+      [&](auto nt, auto vt) {
+        constexpr int NT = decltype(nt)::value;
+        constexpr int VT = decltype(vt)::value;
+        if (args.n == 0) return;
+        with_selector(args, [&](auto selector) {
+          select_block_aggregated<NT, VT>
+              <<<grid_of(ceil_div(args.n, NT * VT)), NT, 0, stream>>>(selector, args.kept_count, args.n);
+          STEPWISE_CHECK_LAUNCH();
+        });
+      },
+      "threads per block", "elements per thread");
 }
 
 }  // namespace
@@ -64,7 +65,7 @@ SelectStage<K> block_aggregated() {
   stage.name = "block-aggregated";
   stage.lesson = "a tile counted by ballots and a block scan: one atomicAdd per NT*VT elements";
   stage.shape = {256, 8};
-  stage.sweep = shape_grid(Threads::values(), Values::values());
+  stage.sweep = tile_grid(Threads{}, Values{});
   stage.launch = launch<K>;
   stage.traits.keeps_input_order = false;
   stage.traits.cost.counter_atomics = CounterAtomics::per_tile;

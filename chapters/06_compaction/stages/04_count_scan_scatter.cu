@@ -56,21 +56,22 @@ void launch(const SelectArgs<K>& args, Workspace& workspace, const LaunchShape& 
   if (blocks > kMaxCountBlocks) throw std::invalid_argument("stage 4: more blocks than the workspace has counts for");
   workspace.require(blocks * sizeof(unsigned long long));
   auto* counts = reinterpret_cast<unsigned long long*>(workspace.data());
-  dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
-    dispatch(shape.items, Values{}, "elements per thread", [&](auto values) {
-      constexpr int NT = decltype(threads)::value;
-      constexpr int VT = decltype(values)::value;
-      const std::size_t run_tiles = tiles_per_block(ceil_div(args.n, NT * VT), blocks);
-      with_selector(args, [&](auto selector) {
-        count_runs<NT, VT><<<blocks, NT, 0, stream>>>(selector, args.n, run_tiles, counts);
-        STEPWISE_CHECK_LAUNCH();
-        scan_run_counts<<<1, kScanThreads, 0, stream>>>(counts, blocks, args.kept_count);
-        STEPWISE_CHECK_LAUNCH();
-        scatter_runs<NT, VT><<<blocks, NT, 0, stream>>>(selector, args.n, run_tiles, counts);
-        STEPWISE_CHECK_LAUNCH();
-      });
-    });
-  });
+  dispatch_tile(
+      shape, Threads{}, Values{},
+      [&](auto nt, auto vt) {
+        constexpr int NT = decltype(nt)::value;
+        constexpr int VT = decltype(vt)::value;
+        const std::size_t run_tiles = tiles_per_block(ceil_div(args.n, NT * VT), blocks);
+        with_selector(args, [&](auto selector) {
+          count_runs<NT, VT><<<blocks, NT, 0, stream>>>(selector, args.n, run_tiles, counts);
+          STEPWISE_CHECK_LAUNCH();
+          scan_run_counts<<<1, kScanThreads, 0, stream>>>(counts, blocks, args.kept_count);
+          STEPWISE_CHECK_LAUNCH();
+          scatter_runs<NT, VT><<<blocks, NT, 0, stream>>>(selector, args.n, run_tiles, counts);
+          STEPWISE_CHECK_LAUNCH();
+        });
+      },
+      "threads per block", "elements per thread");
 }
 
 }  // namespace

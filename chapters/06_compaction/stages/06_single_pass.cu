@@ -70,28 +70,29 @@ using Values = IntList<8, 12, 16>;
 
 template <class K>
 void launch(const SelectArgs<K>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
-  dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
-    dispatch(shape.items, Values{}, "elements per thread", [&](auto values) {
-      constexpr int NT = decltype(threads)::value;
-      constexpr int VT = decltype(values)::value;
-      static_assert(NT * VT >= kMinLookbackTile, "the workspace holds statuses for tiles of kMinLookbackTile");
-      if (args.n == 0) {
-        STEPWISE_CUDA_CHECK(cudaMemsetAsync(args.kept_count, 0, sizeof(*args.kept_count), stream));
-        return;
-      }
-      const std::size_t tiles = ceil_div(args.n, NT * VT);
-      const LookbackLayout layout = packed_lookback_layout(tiles);
-      workspace.require(layout.total_bytes);
-      STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
-      auto* ticket = reinterpret_cast<unsigned*>(workspace.data());
-      const PackedCountStatus status{reinterpret_cast<unsigned long long*>(workspace.data() + layout.status_offset)};
-      with_selector(args, [&](auto selector) {
-        select_single_pass<NT, VT><<<grid_of(tiles), NT, 0, stream>>>(
-            selector, args.n, ticket, status, args.kept_count, args.first_poll_ns.value_or(kSinglePassFirstPollNs));
-        STEPWISE_CHECK_LAUNCH();
-      });
-    });
-  });
+  dispatch_tile(
+      shape, Threads{}, Values{},
+      [&](auto nt, auto vt) {
+        constexpr int NT = decltype(nt)::value;
+        constexpr int VT = decltype(vt)::value;
+        static_assert(NT * VT >= kMinLookbackTile, "the workspace holds statuses for tiles of kMinLookbackTile");
+        if (args.n == 0) {
+          STEPWISE_CUDA_CHECK(cudaMemsetAsync(args.kept_count, 0, sizeof(*args.kept_count), stream));
+          return;
+        }
+        const std::size_t tiles = ceil_div(args.n, NT * VT);
+        const LookbackLayout layout = packed_lookback_layout(tiles);
+        workspace.require(layout.total_bytes);
+        STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
+        auto* ticket = reinterpret_cast<unsigned*>(workspace.data());
+        const PackedCountStatus status{reinterpret_cast<unsigned long long*>(workspace.data() + layout.status_offset)};
+        with_selector(args, [&](auto selector) {
+          select_single_pass<NT, VT><<<grid_of(tiles), NT, 0, stream>>>(
+              selector, args.n, ticket, status, args.kept_count, args.first_poll_ns.value_or(kSinglePassFirstPollNs));
+          STEPWISE_CHECK_LAUNCH();
+        });
+      },
+      "threads per block", "elements per thread");
 }
 
 }  // namespace
@@ -102,7 +103,7 @@ SelectStage<K> single_pass() {
   stage.name = "single-pass";
   stage.lesson = "decoupled look-back: each tile's place from the counts of the tiles before it; one read, in order";
   stage.shape = {256, 12};
-  stage.sweep = shape_grid(Threads::values(), Values::values());
+  stage.sweep = tile_grid(Threads{}, Values{});
   stage.launch = launch<K>;
   stage.options = {"--first-poll-ns"};
   stage.traits.cost.ticket_per_tile = true;

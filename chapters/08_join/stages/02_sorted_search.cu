@@ -38,10 +38,10 @@ void launch(const JoinArgs& args, Workspace& workspace, const LaunchShape& shape
   require_aligned(args.a_keys, 16);
   require_aligned(args.b_keys, 16);
   const Scratch scratch = carve(args, workspace);
-  dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
-    dispatch(shape.items, Values{}, "values per thread",
-             [&](auto values) { run<decltype(threads)::value, decltype(values)::value>(args, scratch, stream); });
-  });
+  dispatch_tile(
+      shape, Threads{}, Values{},
+      [&](auto nt, auto vt) { run<decltype(nt)::value, decltype(vt)::value>(args, scratch, stream); },
+      "threads per block", "values per thread");
 }
 
 }  // namespace
@@ -51,7 +51,7 @@ JoinStage join_sorted_search() {
   stage.name = "sorted-search";
   stage.lesson = "bounds by Merge Path sorted searches, rows by the load-balancing search: the talk's composition";
   stage.shape = {256, 15};
-  stage.sweep = shape_grid(Threads::values(), Values::values());
+  stage.sweep = tile_grid(Threads{}, Values{});
   stage.launch = launch;
   return stage;
 }

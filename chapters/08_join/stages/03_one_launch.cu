@@ -105,10 +105,10 @@ void launch(const JoinArgs& args, Workspace& workspace, const LaunchShape& shape
   require_aligned(args.a_keys, 16);
   require_aligned(args.b_keys, 16);
   const Scratch scratch = carve(args, workspace);
-  dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
-    dispatch(shape.items, Values{}, "values per thread",
-             [&](auto values) { run<decltype(threads)::value, decltype(values)::value>(args, scratch, stream); });
-  });
+  dispatch_tile(
+      shape, Threads{}, Values{},
+      [&](auto nt, auto vt) { run<decltype(nt)::value, decltype(vt)::value>(args, scratch, stream); },
+      "threads per block", "values per thread");
 }
 
 }  // namespace
@@ -118,7 +118,7 @@ JoinStage join_one_launch() {
   stage.name = "one-launch";
   stage.lesson = "both bounds in one launch, B's matches from the upper merge: A and B read twice, not three times";
   stage.shape = {256, 15};
-  stage.sweep = shape_grid(Threads::values(), Values::values());
+  stage.sweep = tile_grid(Threads{}, Values{});
   stage.launch = launch;
   return stage;
 }

@@ -20,13 +20,13 @@
 // compaction (chapter 06), written by a kernel that reads one int per B row. The load-balancing
 // search expands A's rows alone, and reads one int per A row, its first match (-1 for none),
 // instead of both bounds. The tile is the sweep's best.
+#include "algorithm/lookback.hpp"
 #include "device/block.cuh"
+#include "device/lookback.cuh"
+#include "device/thread_ops.hpp"
 #include "host/check.hpp"
 #include "host/dispatch.hpp"
 #include "join.cuh"
-#include "device/lookback.cuh"
-#include "algorithm/lookback.hpp"
-#include "device/thread_ops.hpp"
 
 namespace stepwise::join {
 namespace {
@@ -233,15 +233,16 @@ void launch(const JoinArgs& args, Workspace& workspace, const LaunchShape& shape
   require_aligned(args.a_keys, 16);
   require_aligned(args.b_keys, 16);
   const Scratch scratch = carve(args, workspace);
-  dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
-    dispatch(shape.items, Values{}, "values per thread", [&](auto values) {
-      constexpr int NT = decltype(threads)::value;
-      constexpr int VT = decltype(values)::value;
-      if (ceil_div(args.a_count + args.b_count, NT * VT) > scratch.lookback_tiles)
-        throw std::invalid_argument("the workspace holds too few look-back statuses for this join");
-      run<NT, VT>(args, scratch, stream);
-    });
-  });
+  dispatch_tile(
+      shape, Threads{}, Values{},
+      [&](auto nt, auto vt) {
+        constexpr int NT = decltype(nt)::value;
+        constexpr int VT = decltype(vt)::value;
+        if (ceil_div(args.a_count + args.b_count, NT * VT) > scratch.lookback_tiles)
+          throw std::invalid_argument("the workspace holds too few look-back statuses for this join");
+        run<NT, VT>(args, scratch, stream);
+      },
+      "threads per block", "values per thread");
 }
 
 }  // namespace
@@ -251,7 +252,7 @@ JoinStage join_tuned() {
   stage.name = "tuned";
   stage.lesson = "one merge for both bounds, the scan fused by decoupled look-back, B's unmatched rows scattered";
   stage.shape = {256, 11};
-  stage.sweep = shape_grid(Threads::values(), Values::values());
+  stage.sweep = tile_grid(Threads{}, Values{});
   stage.launch = launch;
   return stage;
 }

@@ -14,6 +14,7 @@
 #include "algorithm/merge_path.hpp"
 #include "device/merge_tile.cuh"
 #include "host/dispatch.hpp"
+#include "kernels/merge_path_partitions.cuh"
 #include "merge.cuh"
 #include "merge.hpp"
 
@@ -50,24 +51,25 @@ void launch(const std::int32_t* offsets, std::int32_t* objects, std::int32_t* ra
             std::size_t item_count, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
   require_indexed(object_count, "the number of objects");
   require_indexed(item_count, "the number of items");
-  dispatch(shape.threads, Threads{}, "threads per block", [&](auto threads) {
-    dispatch(shape.items, Values{}, "values per thread", [&](auto values) {
-      constexpr int kNT = decltype(threads)::value;
-      constexpr int kVT = decltype(values)::value;
-      constexpr int kTile = kNT * kVT;
-      if (item_count == 0) return;
-      if (object_count == 0) throw std::invalid_argument("items need at least one object");
-      const std::size_t total = item_count + object_count;
-      std::int64_t* partitions = workspace.carve<std::int64_t>(0, merge_partition_count(total, kTile));
-      const auto no = static_cast<std::int64_t>(object_count);
-      const auto ni = static_cast<std::int64_t>(item_count);
-      launch_merge_path_partitions<Bounds::upper>(CountingIterator<std::int64_t>{0}, ni, offsets, no, kTile, partitions,
-                                                  Less{}, stream);
-      expand_tiles<kNT, kVT>
-          <<<grid_of(ceil_div(total, kTile)), kNT, 0, stream>>>(offsets, objects, ranks, no, ni, partitions);
-      STEPWISE_CHECK_LAUNCH();
-    });
-  });
+  dispatch_tile(
+      shape, Threads{}, Values{},
+      [&](auto nt, auto vt) {
+        constexpr int kNT = decltype(nt)::value;
+        constexpr int kVT = decltype(vt)::value;
+        constexpr int kTile = kNT * kVT;
+        if (item_count == 0) return;
+        if (object_count == 0) throw std::invalid_argument("items need at least one object");
+        const std::size_t total = item_count + object_count;
+        std::int64_t* partitions = workspace.carve<std::int64_t>(0, merge_partition_count(total, kTile));
+        const auto no = static_cast<std::int64_t>(object_count);
+        const auto ni = static_cast<std::int64_t>(item_count);
+        launch_merge_path_partitions<Bounds::upper>(CountingIterator<std::int64_t>{0}, ni, offsets, no, kTile,
+                                                    partitions, Less{}, stream);
+        expand_tiles<kNT, kVT>
+            <<<grid_of(ceil_div(total, kTile)), kNT, 0, stream>>>(offsets, objects, ranks, no, ni, partitions);
+        STEPWISE_CHECK_LAUNCH();
+      },
+      "threads per block", "values per thread");
 }
 
 }  // namespace
@@ -77,7 +79,7 @@ LbsStage lbs_merge_path() {
   stage.name = "merge-path";
   stage.lesson = "merge the item indices (never stored) with the offsets in Merge Path tiles: O(items + objects)";
   stage.shape = {256, 23};
-  stage.sweep = shape_grid(Threads::values(), Values::values());
+  stage.sweep = tile_grid(Threads{}, Values{});
   stage.traits.work = Work::tiled;
   stage.traits.note = "the items are a counting sequence: only the offsets are loaded";
   stage.launch = launch;

@@ -15,6 +15,7 @@
 #include "algorithm/merge_path.hpp"
 #include "device/merge_tile.cuh"
 #include "device/tile.cuh"
+#include "kernels/merge_path_partitions.cuh"
 #include "merge.cuh"
 #include "merge.hpp"
 

@@ -25,6 +25,7 @@
 #include "algorithm/merge_path.hpp"
 #include "device/merge_tile.cuh"
 #include "host/dispatch.hpp"
+#include "kernels/merge_path_partitions.cuh"
 #include "merge.cuh"
 #include "merge.hpp"
 
@@ -123,24 +124,25 @@ void launch(const K* a_keys, const Value* a_values, const K* b_keys, const Value
        {static_cast<const void*>(a_keys), static_cast<const void*>(b_keys), static_cast<const void*>(out_keys),
         static_cast<const void*>(a_values), static_cast<const void*>(b_values), static_cast<const void*>(out_values)})
     require_aligned(pointer, 16);
-  dispatch(shape.threads, typename CompiledTiles<K>::Threads{}, "threads per block", [&](auto threads) {
-    dispatch(shape.items, typename CompiledTiles<K>::Values{}, "values per thread", [&](auto values) {
-      constexpr int kNT = decltype(threads)::value;
-      constexpr int kVT = decltype(values)::value;
-      const std::size_t total = a_count + b_count;
-      if (total == 0) return;
-      std::int64_t* partitions = workspace.carve<std::int64_t>(0, merge_partition_count(total, kNT * kVT));
-      const auto na = static_cast<std::int64_t>(a_count);
-      const auto nb = static_cast<std::int64_t>(b_count);
-      launch_merge_path_partitions<Bounds::lower>(a_keys, na, b_keys, nb, kNT * kVT, partitions, Less{}, stream);
-      if (pairs)
-        launch_tiles<kNT, kVT, K, true>(a_keys, a_values, b_keys, b_values, out_keys, out_values, na, nb, partitions,
-                                        stream);
-      else
-        launch_tiles<kNT, kVT, K, false>(a_keys, nullptr, b_keys, nullptr, out_keys, nullptr, na, nb, partitions,
-                                         stream);
-    });
-  });
+  dispatch_tile(
+      shape, typename CompiledTiles<K>::Threads{}, typename CompiledTiles<K>::Values{},
+      [&](auto nt, auto vt) {
+        constexpr int kNT = decltype(nt)::value;
+        constexpr int kVT = decltype(vt)::value;
+        const std::size_t total = a_count + b_count;
+        if (total == 0) return;
+        std::int64_t* partitions = workspace.carve<std::int64_t>(0, merge_partition_count(total, kNT * kVT));
+        const auto na = static_cast<std::int64_t>(a_count);
+        const auto nb = static_cast<std::int64_t>(b_count);
+        launch_merge_path_partitions<Bounds::lower>(a_keys, na, b_keys, nb, kNT * kVT, partitions, Less{}, stream);
+        if (pairs)
+          launch_tiles<kNT, kVT, K, true>(a_keys, a_values, b_keys, b_values, out_keys, out_values, na, nb, partitions,
+                                          stream);
+        else
+          launch_tiles<kNT, kVT, K, false>(a_keys, nullptr, b_keys, nullptr, out_keys, nullptr, na, nb, partitions,
+                                           stream);
+      },
+      "threads per block", "values per thread");
 }
 
 }  // namespace
@@ -151,7 +153,7 @@ MergeStage<K> merge_tuned() {
   stage.name = "tuned";
   stage.lesson = "the sweep's tile, 16-byte loads of both ranges (values with keys), warp-level 16-byte stores";
   stage.shape = CompiledTiles<K>::kDefault;
-  stage.sweep = shape_grid(CompiledTiles<K>::Threads::values(), CompiledTiles<K>::Values::values());
+  stage.sweep = tile_grid(typename CompiledTiles<K>::Threads{}, typename CompiledTiles<K>::Values{});
   stage.traits.work = Work::tiled;
   stage.traits.note = "16-byte loads and stores, warp-level store transpose";
   stage.traits.aligned_bytes = 16;

@@ -14,6 +14,7 @@
 #include "algorithm/merge_path.hpp"
 #include "device/merge_tile.cuh"
 #include "host/dispatch.hpp"
+#include "kernels/merge_path_partitions.cuh"
 #include "merge.cuh"
 #include "merge.hpp"
 
@@ -66,21 +67,22 @@ void launch(const K* needles, const K* haystack, std::int32_t* out, std::size_t 
   require_indexed(haystack_count, "the haystack's length");
   require_aligned(needles, 16);
   require_aligned(haystack, 16);
-  dispatch(shape.threads, typename CompiledTiles<K>::Threads{}, "threads per block", [&](auto threads) {
-    dispatch(shape.items, typename CompiledTiles<K>::Values{}, "values per thread", [&](auto values) {
-      constexpr int kNT = decltype(threads)::value;
-      constexpr int kVT = decltype(values)::value;
-      if (needle_count == 0) return;
-      const std::size_t total = needle_count + haystack_count;
-      std::int64_t* partitions = workspace.carve<std::int64_t>(0, merge_partition_count(total, kNT * kVT));
-      const auto nn = static_cast<std::int64_t>(needle_count);
-      const auto nh = static_cast<std::int64_t>(haystack_count);
-      if (bounds == Bounds::upper)
-        launch_tiles<kNT, kVT, Bounds::upper>(needles, haystack, out, nn, nh, partitions, stream);
-      else
-        launch_tiles<kNT, kVT, Bounds::lower>(needles, haystack, out, nn, nh, partitions, stream);
-    });
-  });
+  dispatch_tile(
+      shape, typename CompiledTiles<K>::Threads{}, typename CompiledTiles<K>::Values{},
+      [&](auto nt, auto vt) {
+        constexpr int kNT = decltype(nt)::value;
+        constexpr int kVT = decltype(vt)::value;
+        if (needle_count == 0) return;
+        const std::size_t total = needle_count + haystack_count;
+        std::int64_t* partitions = workspace.carve<std::int64_t>(0, merge_partition_count(total, kNT * kVT));
+        const auto nn = static_cast<std::int64_t>(needle_count);
+        const auto nh = static_cast<std::int64_t>(haystack_count);
+        if (bounds == Bounds::upper)
+          launch_tiles<kNT, kVT, Bounds::upper>(needles, haystack, out, nn, nh, partitions, stream);
+        else
+          launch_tiles<kNT, kVT, Bounds::lower>(needles, haystack, out, nn, nh, partitions, stream);
+      },
+      "threads per block", "values per thread");
 }
 
 }  // namespace
@@ -91,7 +93,7 @@ SearchStage<K> search_merge_path() {
   stage.name = "merge-path";
   stage.lesson = "sorted needles: merge them with the haystack in Merge Path tiles, O(A + B), coalesced";
   stage.shape = CompiledTiles<K>::kDefault;
-  stage.sweep = shape_grid(CompiledTiles<K>::Threads::values(), CompiledTiles<K>::Values::values());
+  stage.sweep = tile_grid(typename CompiledTiles<K>::Threads{}, typename CompiledTiles<K>::Values{});
   stage.traits.work = Work::tiled;
   stage.traits.note = "reads every haystack key once";
   stage.traits.aligned_bytes = 16;
