@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "generators.hpp"
 #include "host/sizes.hpp"
 
 namespace stepwise::spmv {
