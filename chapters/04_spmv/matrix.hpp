@@ -1,6 +1,7 @@
 /// @file matrix.hpp
-/// Chapter 04's matrices: the CSR format, the seeded generators, the Matrix Market reader and
-/// the CPU reference. Host code only (no CUDA header): the CPU tests and --analyze use it all.
+/// Chapter 04's matrices: the CSR format and its checks, a --matrix spec opened (MatrixSource:
+/// a generator of generators.hpp or a file of matrix_market.hpp), x and the CPU reference. Host
+/// code only (no CUDA header): the CPU tests and --analyze use it all.
 ///
 /// CSR (compressed sparse row), the lecture's 4 x 4 example with its empty row 1:
 ///
@@ -47,60 +48,6 @@ class MatrixError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// The generator names --matrix accepts, with their arguments, for --help:
-/// `stencil5:NXxNY`, `stencil27:NXxNYxNZ`, `uniform:ROWS[xCOLS]:K`, `rmat:SCALE:EDGES_PER_ROW`,
-/// `huge-row:ROWS:K:LONG`, `lecture`.
-const std::vector<std::string>& generator_synopses();
-
-/// True when @p spec names a generator (`NAME` or `NAME:ARGS` with a known NAME), false when it
-/// is to be read as a file.
-bool is_generator_spec(const std::string& spec);
-
-/// The matrix a generator spec describes, reproducible from @p seed (the same spec and seed give
-/// the same matrix on any machine and with any number of threads):
-/// - `lecture`: the lecture's 4 x 4 example above;
-/// - `stencil5:NXxNY`: the 2-D 5-point Laplacian on an NX x NY grid (4 on the diagonal, -1 for
-///   each neighbour), NX * NY rows;
-/// - `stencil27:NXxNYxNZ`: the 3-D 27-point stencil (26 on the diagonal, -1 for each neighbour);
-/// - `uniform:ROWS[xCOLS]:K`: K distinct random columns in every row (COLS defaults to ROWS),
-///   values uniform in [-1, 1);
-/// - `rmat:SCALE:EDGES_PER_ROW`: an R-MAT power-law graph with the Graph500 parameters
-///   (a, b, c, d) = (0.57, 0.19, 0.19, 0.05): 2^SCALE rows and columns, EDGES_PER_ROW x 2^SCALE
-///   edges drawn, vertex labels randomly permuted (as Graph500 does), duplicate edges merged;
-///   values uniform in [-1, 1);
-/// - `huge-row:ROWS:K:LONG`: `uniform:ROWS:K` plus one row (the middle one) holding LONG distinct
-///   nonzeros; the matrix has max(ROWS, LONG) columns (MatrixSize's note says so when LONG is
-///   above ROWS).
-/// @throws MatrixError for an unknown name, a malformed or out-of-range argument, or a matrix
-///   above the 32-bit limits.
-CsrMatrix generate_matrix(const std::string& spec, std::uint64_t seed);
-
-/// How read_matrix_market gave values to a `pattern` file: every stored entry is 1.0 (the
-/// adjacency matrix the file stands for).
-inline constexpr double kPatternValue = 1.0;
-
-/// Reads a Matrix Market file: `%%MatrixMarket matrix coordinate` with field `real`, `integer`
-/// or `pattern` and symmetry `general`, `symmetric` or `skew-symmetric` (the stored triangle is
-/// mirrored to both: a_ji = a_ij, or -a_ij for skew; diagonal entries once). Comment lines (`%`)
-/// and blank lines are skipped; duplicate entries are summed. Fast enough for files of tens of
-/// millions of entries (the whole file is read at once and parsed without iostreams). Memory
-/// goes by what the file holds, never by what its size line declares: the entries are stored as
-/// they are read, and a size line may declare at most kMostEmptyRows rows (and columns) more
-/// than the entries the rest of the file can hold. A file that is not regular (a pipe) is read
-/// in blocks: refused at its first block unless it starts with the banner (`/dev/zero` is refused
-/// at once), and refused once it holds more than half the host memory available.
-/// @throws MatrixError with `PATH:LINE: what` for a missing or unreadable file, a wrong banner
-///   (array format, complex field, hermitian symmetry, unknown words), a bad size line, an index
-///   out of range or zero, a value that is not a number, an entry off the stored triangle of a
-///   symmetric file, too few or too many entries, trailing garbage, or a matrix above the
-///   32-bit limits or above what the file can fill.
-CsrMatrix read_matrix_market(const std::string& path);
-
-/// The most rows (or columns) a Matrix Market file may declare beyond the entries it can hold:
-/// each row costs memory and time whether the file fills it or not, so a 60-byte file declaring
-/// 2^31 - 1 rows is refused at its size line instead of costing 17 GB.
-inline constexpr std::int64_t kMostEmptyRows = std::int64_t{1} << 24;
-
 /// What a --matrix spec says about its matrix before it is built: from a generator's arguments,
 /// or from a Matrix Market file's banner and size line.
 struct MatrixSize {
@@ -122,14 +69,8 @@ struct MatrixSize {
 /// and y read back; with @p analyze, building the matrix and the analysis's row lengths only.
 double host_bytes_needed(const MatrixSize& size, std::size_t value_bytes, bool analyze);
 
-/// The matrix the common `--n` stands for: the default matrix's kind, the 27-point stencil, on an
-/// X x X x 2X grid (the default's proportions, 128 x 128 x 256), X the one whose nonzero count
-/// (3X - 2)^2 (6X - 2) is nearest @p nonzeros (the first X on a tie; X = 128 for 111,777,784, the
-/// default matrix's count).
-/// @throws MatrixError for @p nonzeros above 2^31 - 1 (32-bit indices), or 0.
-std::string scaled_default_matrix(std::uint64_t nonzeros);
-
-/// A --matrix spec opened: what it says about its matrix (MatrixSize) before the matrix is built,
+/// A --matrix spec opened, a generator (generators.hpp) or a Matrix Market file
+/// (matrix_market.hpp): what it says about its matrix (MatrixSize) before the matrix is built,
 /// then the matrix.
 class MatrixSource {
  public:

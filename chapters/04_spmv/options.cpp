@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "generators.hpp"
 #include "host/mode_options.hpp"
 #include "host/sizes.hpp"
 

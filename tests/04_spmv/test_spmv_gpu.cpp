@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "generators.hpp"
 #include "gpu_checks.hpp"
 #include "host/data.hpp"
 #include "host/device.hpp"
