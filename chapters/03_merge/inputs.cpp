@@ -12,7 +12,7 @@ namespace {
 
 /// The k-th random word of the stream @p stream of @p seed.
 std::uint64_t random_word(std::uint64_t seed, std::uint64_t stream, std::uint64_t k) {
-  return splitmix64(splitmix64(seed ^ (stream * 0xD1B54A32D192ED03ull)) + k);
+  return seeded_hash(seed, stream, k);
 }
 
 /// Keys are generated as offsets from the smallest key of K (0 .. kSpan), which keeps their

@@ -48,7 +48,7 @@ enum class Stream : std::uint64_t { uniform = 1, long_row, rmat_permutation, rma
 class RandomStream {
  public:
   RandomStream(std::uint64_t seed, Stream stream, std::uint64_t chunk)
-      : state_(splitmix64(splitmix64(seed ^ (static_cast<std::uint64_t>(stream) * 0xD1B54A32D192ED03ull)) + chunk)) {}
+      : state_(seeded_hash(seed, static_cast<std::uint64_t>(stream), chunk)) {}
 
   /// The next 64 random bits.
   std::uint64_t next() {
