@@ -129,7 +129,7 @@ void validate(Plan& plan, const CommonOptions& options) {
 
 std::string print_analysis(const Plan& plan, const CommonOptions& options) {
   require_host_bytes(analysis_host_bytes(plan, options.n), plan.sizes);
-  const std::vector<HistogramRow> rows = rows_of(histogram_stages<IntAdd>());
+  const std::vector<HistogramRow> rows = facts_of(histogram_stages<IntAdd>());
   return options.format == Format::json ? analyze_json(plan, options.n, options.seed, rows)
                                         : analyze(plan, options.n, options.seed, rows);
 }

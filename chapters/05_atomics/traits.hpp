@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "host/stage.hpp"
 #include "host/types.hpp"
 
 namespace stepwise::atomics {
@@ -38,23 +39,8 @@ struct HistogramTraits {
   AnalysisDetail detail = AnalysisDetail::none;      ///< what --analyze says beside it
 };
 
-/// A histogram row as the host-only code reads it (--analyze): what --list shows and its traits,
-/// without its launcher.
-struct HistogramRow : StageInfo {
-  HistogramTraits traits;
-};
-
-/// The rows of @p stages without their launchers.
-template <class Row>
-std::vector<HistogramRow> rows_of(const std::vector<Row>& stages) {
-  std::vector<HistogramRow> rows;
-  for (const Row& stage : stages) {
-    HistogramRow row;
-    static_cast<StageInfo&>(row) = stage;
-    row.traits = stage.traits;
-    rows.push_back(row);
-  }
-  return rows;
-}
+/// A row as the host-only code reads it, without its launcher (facts_of() makes them from the
+/// table).
+using HistogramRow = RowFacts<HistogramTraits>;
 
 }  // namespace stepwise::atomics

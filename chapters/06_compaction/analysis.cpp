@@ -189,12 +189,12 @@ std::string analyze(const Plan& plan, std::uint64_t n, std::uint64_t seed, const
   }
   const auto counting = [&](CounterAtomics where) {
     return describe_stage_numbers(
-        picked_numbers(stages, [&](const SelectRow& row) { return row.traits.cost.counter_atomics == where; }));
+        kernel_numbers_where(stages, [&](const SelectRow& row) { return row.traits.cost.counter_atomics == where; }));
   };
   const std::string two_passes = describe_stage_numbers(
-      picked_numbers(stages, [](const SelectRow& row) { return row.traits.cost.input_passes > 1; }));
+      kernel_numbers_where(stages, [](const SelectRow& row) { return row.traits.cost.input_passes > 1; }));
   const std::string ticketed = describe_stage_numbers(
-      picked_numbers(stages, [](const SelectRow& row) { return row.traits.cost.ticket_per_tile; }));
+      kernel_numbers_where(stages, [](const SelectRow& row) { return row.traits.cost.ticket_per_tile; }));
   out << "\n"
       << counting(CounterAtomics::per_warp) << ": one atomic per 32-element warp holding a kept element; "
       << counting(CounterAtomics::per_tile) << ": one per tile holding\none; " << two_passes

@@ -20,7 +20,7 @@ Form form_of(const Plan& plan) { return plan.by_flags ? Form::flags : Form::pred
 
 /// The rows of @p plan's table as the host-only code reads them (the int32 table: the key type
 /// changes no row's name, shape or traits).
-std::vector<SelectRow> rows_of(const Plan& plan) { return rows_of(select_stages<std::int32_t>(form_of(plan))); }
+std::vector<SelectRow> rows_of(const Plan& plan) { return facts_of(select_stages<std::int32_t>(form_of(plan))); }
 
 /// Input bytes per element: the key, and the flag and the value where there are.
 double input_bytes(const Plan& plan) { return 4.0 + (plan.by_flags ? 1.0 : 0.0) + (plan.payload ? 4.0 : 0.0); }

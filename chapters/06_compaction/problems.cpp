@@ -90,9 +90,9 @@ void SelectProblem<K>::launch(const SelectStage<K>& stage, const LaunchShape& sh
 std::string order_note(const std::vector<SelectRow>& rows) {
   const auto unordered = [](const SelectRow& row) { return !row.traits.keeps_input_order; };
   const auto ordered = [](const SelectRow& row) { return row.traits.keeps_input_order; };
-  return describe_stage_numbers(picked_numbers(rows, unordered)) +
+  return describe_stage_numbers(kernel_numbers_where(rows, unordered)) +
          " keep the elements in the order their atomics are served, checked as a multiset; " +
-         describe_stage_numbers(picked_numbers(rows, ordered)) +
+         describe_stage_numbers(kernel_numbers_where(rows, ordered)) +
          " and the library keep the input order, checked exactly";
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "host/stage.hpp"
 #include "host/types.hpp"
 
 namespace stepwise::compaction {
@@ -48,32 +49,7 @@ struct SelectTraits {
 };
 
 /// A row as the host-only code reads it (--analyze, the notes): what --list shows and its
-/// traits, without its launcher.
-struct SelectRow : StageInfo {
-  SelectTraits traits;
-};
-
-/// The rows of @p stages without their launchers.
-template <class Row>
-std::vector<SelectRow> rows_of(const std::vector<Row>& stages) {
-  std::vector<SelectRow> rows;
-  for (const Row& stage : stages) {
-    SelectRow row;
-    static_cast<StageInfo&>(row) = stage;
-    row.traits = stage.traits;
-    rows.push_back(row);
-  }
-  return rows;
-}
-
-/// The numbers of the kernel rows of @p rows for which @p pick is true, in table order (for
-/// describe_stage_numbers: `stages 1-3 and 8`).
-template <class Pick>
-std::vector<int> picked_numbers(const std::vector<SelectRow>& rows, Pick pick) {
-  std::vector<int> numbers;
-  for (const SelectRow& row : rows)
-    if (row.kind == RowKind::kernel && pick(row)) numbers.push_back(row.number);
-  return numbers;
-}
+/// traits, without its launcher (facts_of() makes them from the table).
+using SelectRow = RowFacts<SelectTraits>;
 
 }  // namespace stepwise::compaction

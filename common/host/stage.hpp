@@ -30,6 +30,36 @@ struct Stage : StageInfo {
   Traits traits{};          ///< what the chapter's problem, analysis and tests read about this row
 };
 
+/// A row as host-only code reads it (an analysis, a report note, a test compiled without CUDA):
+/// what --list shows and the chapter's traits, without the launcher.
+template <class Traits>
+struct RowFacts : StageInfo {
+  Traits traits{};
+};
+
+/// The rows of @p stages without their launchers.
+template <class Launch, class Traits>
+std::vector<RowFacts<Traits>> facts_of(const std::vector<Stage<Launch, Traits>>& stages) {
+  std::vector<RowFacts<Traits>> rows;
+  for (const Stage<Launch, Traits>& stage : stages) {
+    RowFacts<Traits> row;
+    static_cast<StageInfo&>(row) = stage;
+    row.traits = stage.traits;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+/// The numbers of the kernel rows of @p rows for which @p pick is true, in table order (for
+/// describe_stage_numbers: `stages 1-3 and 8`).
+template <class Row, class Pick>
+std::vector<int> kernel_numbers_where(const std::vector<Row>& rows, Pick pick) {
+  std::vector<int> numbers;
+  for (const Row& row : rows)
+    if (row.kind == RowKind::kernel && pick(row)) numbers.push_back(row.number);
+  return numbers;
+}
+
 /// Whether @p stage lists @p option among the chapter options that change it (StageInfo::options).
 inline bool changed_by(const StageInfo& stage, const std::string& option) {
   for (const std::string& name : stage.options)

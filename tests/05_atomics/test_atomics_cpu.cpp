@@ -39,7 +39,7 @@ std::vector<Key> random_warp(std::mt19937_64& rng, int range) {
 std::uint32_t lanes_mask(int lanes) { return lanes == kWarpLanes ? 0xffffffffu : lanes_below(lanes); }
 
 /// The int-add table as --analyze reads it: names, numbers and traits.
-std::vector<HistogramRow> analyzed_rows() { return rows_of(histogram_stages<IntAdd>()); }
+std::vector<HistogramRow> analyzed_rows() { return facts_of(histogram_stages<IntAdd>()); }
 
 /// The exit code main gives @p arguments before the GPU: 0 when they are good, 2 when refused.
 /// With @p plan, a good command line's plan (completed by the chapter's validate) is written there.

@@ -36,7 +36,7 @@ Pattern runs(std::uint64_t length) {
 }
 
 /// The predicate table as --analyze sees it: names, default shapes and traits.
-std::vector<SelectRow> analyzed_stages() { return rows_of(select_stages<std::int32_t>(Form::predicate)); }
+std::vector<SelectRow> analyzed_stages() { return facts_of(select_stages<std::int32_t>(Form::predicate)); }
 
 /// Its kernel rows, in the order stage_costs returns their costs.
 std::vector<SelectRow> kernel_rows() {
