@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "bandwidth.hpp"
+#include "gpu_checks.hpp"
 #include "host/data.hpp"
 #include "host/device_buffer.hpp"
-#include "gpu_checks.hpp"
 
 using namespace stepwise;
 using namespace stepwise::bandwidth;
@@ -29,16 +29,7 @@ void check_copy(const CopyStage& stage, std::size_t n, const LaunchShape& shape)
   CAPTURE(seed);
   const std::vector<std::int32_t> input =
       random_ints(n, seed, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
-  DeviceBuffer<std::int32_t> in(input);
-  DeviceBuffer<std::int32_t> out(n);
-  poison(out);
-  stage.launch(in.data(), out.data(), n, shape, nullptr);
-  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  const std::vector<std::int32_t> result = out.download();
-  const std::size_t wrong =
-      static_cast<std::size_t>(std::mismatch(result.begin(), result.end(), input.begin()).first - result.begin());
-  CHECK_MESSAGE(wrong == n, "first wrong element at index ", wrong);
-  testing::check_no_stray_writes();
+  testing::check_elementwise(stage.launch, input, input, shape);
 }
 
 }  // namespace

@@ -31,17 +31,7 @@ void check_square(const SquareStage& stage, std::size_t n, const LaunchShape& sh
   CAPTURE(seed);
   const std::vector<std::int32_t> input =
       random_ints(n, seed, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
-  const std::vector<std::int32_t> reference = square_on_cpu(input);
-  DeviceBuffer<std::int32_t> in(input);
-  DeviceBuffer<std::int32_t> out(n);
-  poison(out);
-  stage.launch(in.data(), out.data(), n, shape, nullptr);
-  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  const std::vector<std::int32_t> result = out.download();
-  const std::size_t wrong =
-      static_cast<std::size_t>(std::mismatch(result.begin(), result.end(), reference.begin()).first - result.begin());
-  CHECK_MESSAGE(wrong == n, "first wrong element at index ", wrong);
-  testing::check_no_stray_writes();
+  testing::check_elementwise(stage.launch, input, square_on_cpu(input), shape);
 }
 
 }  // namespace

@@ -6,10 +6,14 @@
 #include <cuda_runtime.h>
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <utility>
+#include <vector>
 
 #include "host/check.hpp"
 #include "host/device_buffer.hpp"
+#include "host/types.hpp"
 
 namespace stepwise::testing {
 
@@ -29,6 +33,25 @@ void check_run(Problem& problem, LaunchArgs&&... launch_args) {
   STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
   const Check check = problem.check_output();
   CHECK_MESSAGE(check.passed, check.detail);
+  check_no_stray_writes();
+}
+
+/// One checked run of an element-wise stage, `launch(in, out, n, shape, stream)`: copies @p input
+/// to the device, poisons the output, runs the stage, waits for it, and checks every element
+/// against @p expected (the first wrong index is named) and the guard zones. The caller CAPTUREs
+/// what names the run.
+template <class Launch, class T>
+void check_elementwise(Launch launch, const std::vector<T>& input, const std::vector<T>& expected,
+                       const LaunchShape& shape) {
+  DeviceBuffer<T> in(input);
+  DeviceBuffer<T> out(input.size());
+  poison(out);
+  launch(in.data(), out.data(), input.size(), shape, nullptr);
+  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+  const std::vector<T> result = out.download();
+  const std::size_t wrong =
+      static_cast<std::size_t>(std::mismatch(result.begin(), result.end(), expected.begin()).first - result.begin());
+  CHECK_MESSAGE(wrong == input.size(), "first wrong element at index ", wrong);
   check_no_stray_writes();
 }
 
