@@ -85,6 +85,15 @@ struct ReduceTraits {
 template <class T>
 using ReduceStage = Stage<ReduceLaunch<T>, ReduceTraits>;
 
+/// The element types the chapter sums, named once for every stage file: applies `X(T, ...)` to each
+/// (stage.hpp's STEPWISE_STAGE_ROW, STEPWISE_KEYED_FUNCTION), joined by `;`.
+#define REDUCTION_FOR_EACH_TYPE(X, ...) \
+  X(std::uint32_t, __VA_ARGS__);        \
+  X(float, __VA_ARGS__)
+/// Instantiates the stage factory `ReduceStage<T> factory<T>()` for each element type: the last
+/// line of every stage file.
+#define REDUCTION_STAGE_ROWS(factory) REDUCTION_FOR_EACH_TYPE(STEPWISE_STAGE_ROW, ReduceStage, factory)
+
 /// The chapter's table: stages 1 to 12 in teaching order, then CUB.
 template <class T>
 const std::vector<ReduceStage<T>>& reduce_stages();

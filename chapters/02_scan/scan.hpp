@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "host/device_buffer.hpp"
-#include "scan_ops.hpp"
 #include "host/stage.hpp"
+#include "scan_ops.hpp"
 
 namespace stepwise::scan {
 
@@ -91,6 +91,16 @@ using ScanLaunch = void (*)(const typename Op::value_type* in, typename Op::valu
 /// A row of the chapter's table.
 template <class Op>
 using ScanStage = Stage<ScanLaunch<Op>>;
+
+/// The operators the chapter scans with, named once for every stage file: applies `X(Op, ...)` to each
+/// (stage.hpp's STEPWISE_STAGE_ROW, STEPWISE_KEYED_FUNCTION), joined by `;`.
+#define SCAN_FOR_EACH_OP(X, ...) \
+  X(WrappingAdd, __VA_ARGS__);   \
+  X(FloatAdd, __VA_ARGS__);      \
+  X(ComposeAffine, __VA_ARGS__)
+/// Instantiates the stage factory `ScanStage<Op> factory<Op>()` for each operator: the last line of
+/// every stage file but the CUB row's (kHasCubRow's operators only).
+#define SCAN_STAGE_ROWS(factory) SCAN_FOR_EACH_OP(STEPWISE_STAGE_ROW, ScanStage, factory)
 
 /// Whether the table has a CUB row for @p Op: cub::DeviceScan's sums compute WrappingAdd and
 /// FloatAdd; the affine maps, a test operator, have no library counterpart.

@@ -77,6 +77,15 @@ using MergeLaunch = void (*)(const K* a_keys, const Value* a_values, const K* b_
 template <class K>
 using MergeStage = Stage<MergeLaunch<K>, MergeTraits>;
 
+/// The key types the chapter merges and searches, named once for every stage file: applies `X(K, ...)` to
+/// each (stage.hpp's STEPWISE_STAGE_ROW, STEPWISE_KEYED_FUNCTION), joined by `;`.
+#define MERGE_FOR_EACH_KEY(X, ...) \
+  X(std::int32_t, __VA_ARGS__);    \
+  X(std::int64_t, __VA_ARGS__)
+/// Instantiates the merge stage factory `MergeStage<K> factory<K>()` for each key type: the last
+/// line of every stages/merge file.
+#define MERGE_STAGE_ROWS(factory) MERGE_FOR_EACH_KEY(STEPWISE_STAGE_ROW, MergeStage, factory)
+
 /// The merge table: stages 1-4 in teaching order, then CUB and Thrust. int32 and int64.
 template <class K>
 const std::vector<MergeStage<K>>& merge_stages();
@@ -122,6 +131,9 @@ using SearchLaunch = void (*)(const K* needles, const K* haystack, std::int32_t*
 /// A row of a search table.
 template <class K>
 using SearchStage = Stage<SearchLaunch<K>, MergeTraits>;
+/// Instantiates the search stage factory `SearchStage<K> factory<K>()` for each key type
+/// (MERGE_FOR_EACH_KEY): the last line of every stages/search file.
+#define SEARCH_STAGE_ROWS(factory) MERGE_FOR_EACH_KEY(STEPWISE_STAGE_ROW, SearchStage, factory)
 
 /// The search table: stages 1-2, then thrust::lower_bound / upper_bound. int32 and int64.
 template <class K>

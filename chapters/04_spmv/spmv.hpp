@@ -113,6 +113,15 @@ struct SpmvTraits {
 template <class T>
 using SpmvStage = Stage<SpmvLaunch<T>, SpmvTraits>;
 
+/// The value types the chapter multiplies, named once for every stage file: applies `X(T, ...)` to each
+/// (stage.hpp's STEPWISE_STAGE_ROW), joined by `;`.
+#define SPMV_FOR_EACH_VALUE(X, ...) \
+  X(float, __VA_ARGS__);            \
+  X(double, __VA_ARGS__)
+/// Instantiates the stage factory `SpmvStage<T> factory<T>()` for each value type: the last line of
+/// every stage file.
+#define SPMV_STAGE_ROWS(factory) SPMV_FOR_EACH_VALUE(STEPWISE_STAGE_ROW, SpmvStage, factory)
+
 /// The table: stages 1-5 in teaching order, then cuSPARSE's two CSR algorithms. float and double.
 template <class T>
 const std::vector<SpmvStage<T>>& spmv_stages();

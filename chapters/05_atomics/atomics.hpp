@@ -42,6 +42,16 @@ using HistogramLaunch = void (*)(const Key* keys, const typename Op::Value* valu
 template <class Op>
 using HistogramStage = Stage<HistogramLaunch<Op>, HistogramTraits>;
 
+/// The operators the histogram stages accumulate with, named once for every stage file: applies
+/// `X(Op, ...)` to each (stage.hpp's STEPWISE_STAGE_ROW), joined by `;`.
+#define HISTOGRAM_FOR_EACH_OP(X, ...) \
+  X(IntAdd, __VA_ARGS__);             \
+  X(FloatAdd, __VA_ARGS__);           \
+  X(DoubleCas, __VA_ARGS__)
+/// Instantiates the stage factory `HistogramStage<Op> factory<Op>()` for each operator: the last
+/// line of every stages/histogram file.
+#define HISTOGRAM_STAGE_ROWS(factory) HISTOGRAM_FOR_EACH_OP(STEPWISE_STAGE_ROW, HistogramStage, factory)
+
 /// The histogram table of @p Op: stages 1-7 in teaching order, then (IntAdd only)
 /// cub::DeviceHistogram::HistogramEven.
 template <class Op>

@@ -60,6 +60,15 @@ using SelectLaunch = void (*)(const SelectArgs<K>& args, Workspace& workspace, c
 template <class K>
 using SelectStage = Stage<SelectLaunch<K>, SelectTraits>;
 
+/// The key types the chapter compacts, named once for every stage file: applies `X(K, ...)` to each
+/// (stage.hpp's STEPWISE_STAGE_ROW, STEPWISE_KEYED_FUNCTION), joined by `;`.
+#define COMPACTION_FOR_EACH_KEY(X, ...) \
+  X(std::int32_t, __VA_ARGS__);         \
+  X(float, __VA_ARGS__)
+/// Instantiates the stage factory `SelectStage<K> factory<K>()` for each key type: the last line of
+/// every stage file.
+#define COMPACTION_STAGE_ROWS(factory) COMPACTION_FOR_EACH_KEY(STEPWISE_STAGE_ROW, SelectStage, factory)
+
 /// The table of @p form: stages 1-8 in teaching order, then cub::DeviceSelect::If (predicate)
 /// or cub::DeviceSelect::Flagged (flags).
 template <class K>

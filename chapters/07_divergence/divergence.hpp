@@ -96,6 +96,15 @@ using DivergeLaunch = void (*)(const DivergeArgs<W>& args, RemapScratch& workspa
 template <class W>
 using DivergeStage = Stage<DivergeLaunch<W>, DivergeTraits>;
 
+/// The workloads, named once for every stage file: applies `X(W, ...)` to each (stage.hpp's
+/// STEPWISE_STAGE_ROW), joined by `;`.
+#define DIVERGENCE_FOR_EACH_WORKLOAD(X, ...) \
+  X(Synthetic, __VA_ARGS__);                 \
+  X(Mutation, __VA_ARGS__)
+/// Instantiates the stage factory `DivergeStage<W> factory<W>()` for each workload: the last line of
+/// every stage file whose lesson runs on both (the others instantiate Mutation's row alone).
+#define DIVERGENCE_STAGE_ROWS(factory) DIVERGENCE_FOR_EACH_WORKLOAD(STEPWISE_STAGE_ROW, DivergeStage, factory)
+
 /// The table of workload W. Each stage sets its own number, the same in both tables: the
 /// synthetic workload has one step, and lacks the stages whose lesson needs steps whose paths
 /// are known ahead.

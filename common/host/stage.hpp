@@ -12,6 +12,25 @@
 
 #include "host/types.hpp"
 
+/// @name Explicit instantiations over a chapter's key types
+/// A stage factory is a template over the chapter's key type (`SelectStage<K> tuned<K>()`): its
+/// file defines it and instantiates it for each key type. The chapter's header names its key types
+/// once, in a list macro that applies `X(Key, args...)` to each key, joined by `;`
+/// (`#define COMPACTION_FOR_EACH_KEY(X, ...) X(std::int32_t, __VA_ARGS__); X(float, __VA_ARGS__)`),
+/// and a row macro built on it (`COMPACTION_STAGE_ROWS(factory)`), so that a stage file ends with
+/// one line, `COMPACTION_STAGE_ROWS(tuned);`, and no stage file names a key type.
+/// @{
+
+/// Instantiates the stage factory `Row<Key> factory<Key>()` (an X of a chapter's key list).
+#define STEPWISE_STAGE_ROW(Key, Row, factory) template Row<Key> factory<Key>()
+
+/// Instantiates the function template `Ret name<Key> params`, whose signature does not name the
+/// key (an X of a chapter's key list), e.g. a library's scratch-size query:
+/// `COMPACTION_FOR_EACH_KEY(STEPWISE_KEYED_FUNCTION, std::size_t, cub_temp_bytes, (std::size_t, Form, bool));`.
+#define STEPWISE_KEYED_FUNCTION(Key, Ret, name, params) template Ret name<Key> params
+
+/// @}
+
 namespace stepwise {
 
 /// The traits of a chapter whose stages need none beyond StageInfo.

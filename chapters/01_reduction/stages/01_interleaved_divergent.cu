@@ -56,7 +56,6 @@ ReduceStage<T> interleaved_divergent() {
   return stage;
 }
 
-template ReduceStage<std::uint32_t> interleaved_divergent<std::uint32_t>();
-template ReduceStage<float> interleaved_divergent<float>();
+REDUCTION_STAGE_ROWS(interleaved_divergent);
 
 }  // namespace stepwise::reduction

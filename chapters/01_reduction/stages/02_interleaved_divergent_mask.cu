@@ -57,7 +57,6 @@ ReduceStage<T> interleaved_divergent_mask() {
   return stage;
 }
 
-template ReduceStage<std::uint32_t> interleaved_divergent_mask<std::uint32_t>();
-template ReduceStage<float> interleaved_divergent_mask<float>();
+REDUCTION_STAGE_ROWS(interleaved_divergent_mask);
 
 }  // namespace stepwise::reduction

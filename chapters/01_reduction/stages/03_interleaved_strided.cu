@@ -55,7 +55,6 @@ ReduceStage<T> interleaved_strided() {
   return stage;
 }
 
-template ReduceStage<std::uint32_t> interleaved_strided<std::uint32_t>();
-template ReduceStage<float> interleaved_strided<float>();
+REDUCTION_STAGE_ROWS(interleaved_strided);
 
 }  // namespace stepwise::reduction

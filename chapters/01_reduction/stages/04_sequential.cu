@@ -51,7 +51,6 @@ ReduceStage<T> sequential() {
   return stage;
 }
 
-template ReduceStage<std::uint32_t> sequential<std::uint32_t>();
-template ReduceStage<float> sequential<float>();
+REDUCTION_STAGE_ROWS(sequential);
 
 }  // namespace stepwise::reduction

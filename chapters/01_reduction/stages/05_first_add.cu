@@ -49,7 +49,6 @@ ReduceStage<T> first_add() {
   return stage;
 }
 
-template ReduceStage<std::uint32_t> first_add<std::uint32_t>();
-template ReduceStage<float> first_add<float>();
+REDUCTION_STAGE_ROWS(first_add);
 
 }  // namespace stepwise::reduction

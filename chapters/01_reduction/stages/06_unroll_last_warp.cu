@@ -52,7 +52,6 @@ ReduceStage<T> unroll_last_warp() {
   return stage;
 }
 
-template ReduceStage<std::uint32_t> unroll_last_warp<std::uint32_t>();
-template ReduceStage<float> unroll_last_warp<float>();
+REDUCTION_STAGE_ROWS(unroll_last_warp);
 
 }  // namespace stepwise::reduction

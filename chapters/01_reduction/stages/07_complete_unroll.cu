@@ -48,7 +48,6 @@ ReduceStage<T> complete_unroll() {
   return stage;
 }
 
-template ReduceStage<std::uint32_t> complete_unroll<std::uint32_t>();
-template ReduceStage<float> complete_unroll<float>();
+REDUCTION_STAGE_ROWS(complete_unroll);
 
 }  // namespace stepwise::reduction

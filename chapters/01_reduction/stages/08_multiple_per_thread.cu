@@ -53,7 +53,6 @@ ReduceStage<T> multiple_per_thread() {
   return stage;
 }
 
-template ReduceStage<std::uint32_t> multiple_per_thread<std::uint32_t>();
-template ReduceStage<float> multiple_per_thread<float>();
+REDUCTION_STAGE_ROWS(multiple_per_thread);
 
 }  // namespace stepwise::reduction

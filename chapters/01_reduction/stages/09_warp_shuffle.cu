@@ -50,7 +50,6 @@ ReduceStage<T> warp_shuffle() {
   return stage;
 }
 
-template ReduceStage<std::uint32_t> warp_shuffle<std::uint32_t>();
-template ReduceStage<float> warp_shuffle<float>();
+REDUCTION_STAGE_ROWS(warp_shuffle);
 
 }  // namespace stepwise::reduction

@@ -47,7 +47,6 @@ ReduceStage<T> vectorized() {
   return stage;
 }
 
-template ReduceStage<std::uint32_t> vectorized<std::uint32_t>();
-template ReduceStage<float> vectorized<float>();
+REDUCTION_STAGE_ROWS(vectorized);
 
 }  // namespace stepwise::reduction

@@ -22,7 +22,6 @@ ReduceStage<T> large_blocks() {
   return stage;
 }
 
-template ReduceStage<std::uint32_t> large_blocks<std::uint32_t>();
-template ReduceStage<float> large_blocks<float>();
+REDUCTION_STAGE_ROWS(large_blocks);
 
 }  // namespace stepwise::reduction

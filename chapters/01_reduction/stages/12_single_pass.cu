@@ -65,7 +65,6 @@ ReduceStage<T> single_pass() {
   return stage;
 }
 
-template ReduceStage<std::uint32_t> single_pass<std::uint32_t>();
-template ReduceStage<float> single_pass<float>();
+REDUCTION_STAGE_ROWS(single_pass);
 
 }  // namespace stepwise::reduction

@@ -51,9 +51,7 @@ ReduceStage<T> library_cub_reduce() {
   return stage;
 }
 
-template std::size_t cub_sum_storage_bytes<std::uint32_t>(std::size_t);
-template std::size_t cub_sum_storage_bytes<float>(std::size_t);
-template ReduceStage<std::uint32_t> library_cub_reduce<std::uint32_t>();
-template ReduceStage<float> library_cub_reduce<float>();
+REDUCTION_FOR_EACH_TYPE(STEPWISE_KEYED_FUNCTION, std::size_t, cub_sum_storage_bytes, (std::size_t));
+REDUCTION_STAGE_ROWS(library_cub_reduce);
 
 }  // namespace stepwise::reduction

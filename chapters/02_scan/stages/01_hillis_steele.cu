@@ -76,8 +76,6 @@ ScanStage<Op> hillis_steele() {
   return stage;
 }
 
-template ScanStage<WrappingAdd> hillis_steele<WrappingAdd>();
-template ScanStage<FloatAdd> hillis_steele<FloatAdd>();
-template ScanStage<ComposeAffine> hillis_steele<ComposeAffine>();
+SCAN_STAGE_ROWS(hillis_steele);
 
 }  // namespace stepwise::scan

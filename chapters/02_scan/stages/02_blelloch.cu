@@ -38,8 +38,6 @@ ScanStage<Op> blelloch() {
   return stage;
 }
 
-template ScanStage<WrappingAdd> blelloch<WrappingAdd>();
-template ScanStage<FloatAdd> blelloch<FloatAdd>();
-template ScanStage<ComposeAffine> blelloch<ComposeAffine>();
+SCAN_STAGE_ROWS(blelloch);
 
 }  // namespace stepwise::scan

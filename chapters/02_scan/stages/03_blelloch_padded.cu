@@ -33,8 +33,6 @@ ScanStage<Op> blelloch_padded() {
   return stage;
 }
 
-template ScanStage<WrappingAdd> blelloch_padded<WrappingAdd>();
-template ScanStage<FloatAdd> blelloch_padded<FloatAdd>();
-template ScanStage<ComposeAffine> blelloch_padded<ComposeAffine>();
+SCAN_STAGE_ROWS(blelloch_padded);
 
 }  // namespace stepwise::scan

@@ -44,8 +44,6 @@ ScanStage<Op> rts_vt8() {
   return stage;
 }
 
-template ScanStage<WrappingAdd> rts_vt8<WrappingAdd>();
-template ScanStage<FloatAdd> rts_vt8<FloatAdd>();
-template ScanStage<ComposeAffine> rts_vt8<ComposeAffine>();
+SCAN_STAGE_ROWS(rts_vt8);
 
 }  // namespace stepwise::scan

@@ -37,8 +37,6 @@ ScanStage<Op> rts_vt7() {
   return stage;
 }
 
-template ScanStage<WrappingAdd> rts_vt7<WrappingAdd>();
-template ScanStage<FloatAdd> rts_vt7<FloatAdd>();
-template ScanStage<ComposeAffine> rts_vt7<ComposeAffine>();
+SCAN_STAGE_ROWS(rts_vt7);
 
 }  // namespace stepwise::scan

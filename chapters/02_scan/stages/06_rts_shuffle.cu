@@ -34,8 +34,6 @@ ScanStage<Op> rts_shuffle() {
   return stage;
 }
 
-template ScanStage<WrappingAdd> rts_shuffle<WrappingAdd>();
-template ScanStage<FloatAdd> rts_shuffle<FloatAdd>();
-template ScanStage<ComposeAffine> rts_shuffle<ComposeAffine>();
+SCAN_STAGE_ROWS(rts_shuffle);
 
 }  // namespace stepwise::scan

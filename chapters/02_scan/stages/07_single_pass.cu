@@ -246,8 +246,6 @@ ScanStage<Op> single_pass() {
   return stage;
 }
 
-template ScanStage<WrappingAdd> single_pass<WrappingAdd>();
-template ScanStage<FloatAdd> single_pass<FloatAdd>();
-template ScanStage<ComposeAffine> single_pass<ComposeAffine>();
+SCAN_STAGE_ROWS(single_pass);
 
 }  // namespace stepwise::scan

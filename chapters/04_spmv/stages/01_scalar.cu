@@ -48,7 +48,6 @@ SpmvStage<T> spmv_scalar() {
   return stage;
 }
 
-template SpmvStage<float> spmv_scalar<float>();
-template SpmvStage<double> spmv_scalar<double>();
+SPMV_STAGE_ROWS(spmv_scalar);
 
 }  // namespace stepwise::spmv

@@ -72,7 +72,6 @@ SpmvStage<T> spmv_shared_cache() {
   return stage;
 }
 
-template SpmvStage<float> spmv_shared_cache<float>();
-template SpmvStage<double> spmv_shared_cache<double>();
+SPMV_STAGE_ROWS(spmv_shared_cache);
 
 }  // namespace stepwise::spmv

@@ -67,7 +67,6 @@ SpmvStage<T> spmv_vector() {
   return stage;
 }
 
-template SpmvStage<float> spmv_vector<float>();
-template SpmvStage<double> spmv_vector<double>();
+SPMV_STAGE_ROWS(spmv_vector);
 
 }  // namespace stepwise::spmv

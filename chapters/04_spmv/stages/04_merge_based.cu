@@ -59,7 +59,6 @@ SpmvStage<T> spmv_merge_based() {
   return stage;
 }
 
-template SpmvStage<float> spmv_merge_based<float>();
-template SpmvStage<double> spmv_merge_based<double>();
+SPMV_STAGE_ROWS(spmv_merge_based);
 
 }  // namespace stepwise::spmv

@@ -174,7 +174,6 @@ SpmvStage<T> spmv_tuned() {
   return stage;
 }
 
-template SpmvStage<float> spmv_tuned<float>();
-template SpmvStage<double> spmv_tuned<double>();
+SPMV_STAGE_ROWS(spmv_tuned);
 
 }  // namespace stepwise::spmv

@@ -160,11 +160,12 @@ SpmvStage<T> spmv_library_cusparse_alg2() {
   return stage;
 }
 
-template std::shared_ptr<CusparseState> make_cusparse_state<float>(const CsrView<float>&, const float*, float*);
-template std::shared_ptr<CusparseState> make_cusparse_state<double>(const CsrView<double>&, const double*, double*);
-template SpmvStage<float> spmv_library_cusparse_alg1<float>();
-template SpmvStage<double> spmv_library_cusparse_alg1<double>();
-template SpmvStage<float> spmv_library_cusparse_alg2<float>();
-template SpmvStage<double> spmv_library_cusparse_alg2<double>();
+// make_cusparse_state's signature names the value type: an X of its own.
+#define MAKE_CUSPARSE_STATE(T, ...) \
+  template std::shared_ptr<CusparseState> make_cusparse_state<T>(const CsrView<T>&, const T*, T*)
+SPMV_FOR_EACH_VALUE(MAKE_CUSPARSE_STATE);
+#undef MAKE_CUSPARSE_STATE
+SPMV_STAGE_ROWS(spmv_library_cusparse_alg1);
+SPMV_STAGE_ROWS(spmv_library_cusparse_alg2);
 
 }  // namespace stepwise::spmv

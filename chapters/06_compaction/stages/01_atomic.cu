@@ -50,7 +50,6 @@ SelectStage<K> atomic_per_element() {
   return stage;
 }
 
-template SelectStage<std::int32_t> atomic_per_element<std::int32_t>();
-template SelectStage<float> atomic_per_element<float>();
+COMPACTION_STAGE_ROWS(atomic_per_element);
 
 }  // namespace stepwise::compaction

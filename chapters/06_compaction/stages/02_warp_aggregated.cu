@@ -53,7 +53,6 @@ SelectStage<K> warp_aggregated() {
   return stage;
 }
 
-template SelectStage<std::int32_t> warp_aggregated<std::int32_t>();
-template SelectStage<float> warp_aggregated<float>();
+COMPACTION_STAGE_ROWS(warp_aggregated);
 
 }  // namespace stepwise::compaction

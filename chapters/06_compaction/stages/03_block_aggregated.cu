@@ -73,7 +73,6 @@ SelectStage<K> block_aggregated() {
   return stage;
 }
 
-template SelectStage<std::int32_t> block_aggregated<std::int32_t>();
-template SelectStage<float> block_aggregated<float>();
+COMPACTION_STAGE_ROWS(block_aggregated);
 
 }  // namespace stepwise::compaction

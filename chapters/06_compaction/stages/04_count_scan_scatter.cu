@@ -90,7 +90,6 @@ SelectStage<K> count_scan_scatter() {
   return stage;
 }
 
-template SelectStage<std::int32_t> count_scan_scatter<std::int32_t>();
-template SelectStage<float> count_scan_scatter<float>();
+COMPACTION_STAGE_ROWS(count_scan_scatter);
 
 }  // namespace stepwise::compaction

@@ -74,7 +74,6 @@ SelectStage<K> two_kernels() {
   return stage;
 }
 
-template SelectStage<std::int32_t> two_kernels<std::int32_t>();
-template SelectStage<float> two_kernels<float>();
+COMPACTION_STAGE_ROWS(two_kernels);
 
 }  // namespace stepwise::compaction

@@ -110,7 +110,6 @@ SelectStage<K> single_pass() {
   return stage;
 }
 
-template SelectStage<std::int32_t> single_pass<std::int32_t>();
-template SelectStage<float> single_pass<float>();
+COMPACTION_STAGE_ROWS(single_pass);
 
 }  // namespace stepwise::compaction

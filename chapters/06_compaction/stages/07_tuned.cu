@@ -125,7 +125,6 @@ SelectStage<K> tuned() {
   return stage;
 }
 
-template SelectStage<std::int32_t> tuned<std::int32_t>();
-template SelectStage<float> tuned<float>();
+COMPACTION_STAGE_ROWS(tuned);
 
 }  // namespace stepwise::compaction

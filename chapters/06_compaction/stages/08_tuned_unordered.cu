@@ -70,7 +70,6 @@ SelectStage<K> tuned_unordered() {
   return stage;
 }
 
-template SelectStage<std::int32_t> tuned_unordered<std::int32_t>();
-template SelectStage<float> tuned_unordered<float>();
+COMPACTION_STAGE_ROWS(tuned_unordered);
 
 }  // namespace stepwise::compaction

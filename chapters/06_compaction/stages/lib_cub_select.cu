@@ -85,11 +85,8 @@ SelectStage<K> library_cub_flagged() {
   return stage;
 }
 
-template std::size_t cub_temp_bytes<std::int32_t>(std::size_t, Form, bool);
-template std::size_t cub_temp_bytes<float>(std::size_t, Form, bool);
-template SelectStage<std::int32_t> library_cub_if<std::int32_t>();
-template SelectStage<float> library_cub_if<float>();
-template SelectStage<std::int32_t> library_cub_flagged<std::int32_t>();
-template SelectStage<float> library_cub_flagged<float>();
+COMPACTION_FOR_EACH_KEY(STEPWISE_KEYED_FUNCTION, std::size_t, cub_temp_bytes, (std::size_t, Form, bool));
+COMPACTION_STAGE_ROWS(library_cub_if);
+COMPACTION_STAGE_ROWS(library_cub_flagged);
 
 }  // namespace stepwise::compaction

@@ -37,7 +37,6 @@ DivergeStage<W> divergent() {
   return stage;
 }
 
-template DivergeStage<Synthetic> divergent<Synthetic>();
-template DivergeStage<Mutation> divergent<Mutation>();
+DIVERGENCE_STAGE_ROWS(divergent);
 
 }  // namespace stepwise::divergence

@@ -38,7 +38,6 @@ DivergeStage<W> branch_light() {
   return stage;
 }
 
-template DivergeStage<Synthetic> branch_light<Synthetic>();
-template DivergeStage<Mutation> branch_light<Mutation>();
+DIVERGENCE_STAGE_ROWS(branch_light);
 
 }  // namespace stepwise::divergence

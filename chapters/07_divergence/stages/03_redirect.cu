@@ -34,7 +34,6 @@ DivergeStage<W> redirect() {
   return stage;
 }
 
-template DivergeStage<Synthetic> redirect<Synthetic>();
-template DivergeStage<Mutation> redirect<Mutation>();
+DIVERGENCE_STAGE_ROWS(redirect);
 
 }  // namespace stepwise::divergence

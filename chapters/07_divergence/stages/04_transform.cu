@@ -51,7 +51,6 @@ DivergeStage<W> transform() {
   return stage;
 }
 
-template DivergeStage<Synthetic> transform<Synthetic>();
-template DivergeStage<Mutation> transform<Mutation>();
+DIVERGENCE_STAGE_ROWS(transform);
 
 }  // namespace stepwise::divergence

@@ -36,7 +36,6 @@ DivergeStage<W> partial() {
   return stage;
 }
 
-template DivergeStage<Synthetic> partial<Synthetic>();
-template DivergeStage<Mutation> partial<Mutation>();
+DIVERGENCE_STAGE_ROWS(partial);
 
 }  // namespace stepwise::divergence

@@ -225,9 +225,11 @@ DivergeStage<W> pipelined() {
 }
 
 template DivergeStage<Mutation> pipelined<Mutation>();
-template void counting_remap<Mutation>(const DivergeArgs<Mutation>&, RemapScratch&, unsigned, int, const PathSlots&,
-                                       unsigned, cudaStream_t);
-template void counting_remap<Synthetic>(const DivergeArgs<Synthetic>&, RemapScratch&, unsigned, int, const PathSlots&,
-                                        unsigned, cudaStream_t);
+// counting_remap's signature names the workload: an X of its own.
+#define COUNTING_REMAP(W, ...)                                                                                     \
+  template void counting_remap<W>(const DivergeArgs<W>&, RemapScratch&, unsigned, int, const PathSlots&, unsigned, \
+                                  cudaStream_t)
+DIVERGENCE_FOR_EACH_WORKLOAD(COUNTING_REMAP);
+#undef COUNTING_REMAP
 
 }  // namespace stepwise::divergence

@@ -98,7 +98,6 @@ DivergeStage<W> controlled() {
   return stage;
 }
 
-template DivergeStage<Synthetic> controlled<Synthetic>();
-template DivergeStage<Mutation> controlled<Mutation>();
+DIVERGENCE_STAGE_ROWS(controlled);
 
 }  // namespace stepwise::divergence

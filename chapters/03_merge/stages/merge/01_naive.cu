@@ -68,7 +68,6 @@ MergeStage<K> merge_naive() {
   return stage;
 }
 
-template MergeStage<std::int32_t> merge_naive<std::int32_t>();
-template MergeStage<std::int64_t> merge_naive<std::int64_t>();
+MERGE_STAGE_ROWS(merge_naive);
 
 }  // namespace stepwise::merge

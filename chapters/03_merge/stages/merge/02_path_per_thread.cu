@@ -69,7 +69,6 @@ MergeStage<K> merge_path_per_thread() {
   return stage;
 }
 
-template MergeStage<std::int32_t> merge_path_per_thread<std::int32_t>();
-template MergeStage<std::int64_t> merge_path_per_thread<std::int64_t>();
+MERGE_STAGE_ROWS(merge_path_per_thread);
 
 }  // namespace stepwise::merge

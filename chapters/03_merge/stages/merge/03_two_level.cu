@@ -108,7 +108,6 @@ MergeStage<K> merge_two_level() {
   return stage;
 }
 
-template MergeStage<std::int32_t> merge_two_level<std::int32_t>();
-template MergeStage<std::int64_t> merge_two_level<std::int64_t>();
+MERGE_STAGE_ROWS(merge_two_level);
 
 }  // namespace stepwise::merge

@@ -161,7 +161,6 @@ MergeStage<K> merge_tuned() {
   return stage;
 }
 
-template MergeStage<std::int32_t> merge_tuned<std::int32_t>();
-template MergeStage<std::int64_t> merge_tuned<std::int64_t>();
+MERGE_STAGE_ROWS(merge_tuned);
 
 }  // namespace stepwise::merge

@@ -62,9 +62,7 @@ MergeStage<K> merge_library_cub() {
   return stage;
 }
 
-template std::size_t cub_merge_temp_bytes<std::int32_t>(std::size_t, std::size_t, bool);
-template std::size_t cub_merge_temp_bytes<std::int64_t>(std::size_t, std::size_t, bool);
-template MergeStage<std::int32_t> merge_library_cub<std::int32_t>();
-template MergeStage<std::int64_t> merge_library_cub<std::int64_t>();
+MERGE_FOR_EACH_KEY(STEPWISE_KEYED_FUNCTION, std::size_t, cub_merge_temp_bytes, (std::size_t, std::size_t, bool));
+MERGE_STAGE_ROWS(merge_library_cub);
 
 }  // namespace stepwise::merge

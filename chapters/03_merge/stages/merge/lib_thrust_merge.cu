@@ -60,7 +60,6 @@ MergeStage<K> merge_library_thrust() {
   return stage;
 }
 
-template MergeStage<std::int32_t> merge_library_thrust<std::int32_t>();
-template MergeStage<std::int64_t> merge_library_thrust<std::int64_t>();
+MERGE_STAGE_ROWS(merge_library_thrust);
 
 }  // namespace stepwise::merge

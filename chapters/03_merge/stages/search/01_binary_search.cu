@@ -51,7 +51,6 @@ SearchStage<K> search_binary() {
   return stage;
 }
 
-template SearchStage<std::int32_t> search_binary<std::int32_t>();
-template SearchStage<std::int64_t> search_binary<std::int64_t>();
+SEARCH_STAGE_ROWS(search_binary);
 
 }  // namespace stepwise::merge

@@ -101,7 +101,6 @@ SearchStage<K> search_merge_path() {
   return stage;
 }
 
-template SearchStage<std::int32_t> search_merge_path<std::int32_t>();
-template SearchStage<std::int64_t> search_merge_path<std::int64_t>();
+SEARCH_STAGE_ROWS(search_merge_path);
 
 }  // namespace stepwise::merge

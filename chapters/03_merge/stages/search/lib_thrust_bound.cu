@@ -37,7 +37,6 @@ SearchStage<K> search_library_thrust() {
   return stage;
 }
 
-template SearchStage<std::int32_t> search_library_thrust<std::int32_t>();
-template SearchStage<std::int64_t> search_library_thrust<std::int64_t>();
+SEARCH_STAGE_ROWS(search_library_thrust);
 
 }  // namespace stepwise::merge

@@ -45,8 +45,6 @@ HistogramStage<Op> histogram_naive() {
   return stage;
 }
 
-template HistogramStage<IntAdd> histogram_naive<IntAdd>();
-template HistogramStage<FloatAdd> histogram_naive<FloatAdd>();
-template HistogramStage<DoubleCas> histogram_naive<DoubleCas>();
+HISTOGRAM_STAGE_ROWS(histogram_naive);
 
 }  // namespace stepwise::atomics

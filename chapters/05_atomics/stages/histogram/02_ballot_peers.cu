@@ -57,8 +57,6 @@ HistogramStage<Op> histogram_ballot_peers() {
   return stage;
 }
 
-template HistogramStage<IntAdd> histogram_ballot_peers<IntAdd>();
-template HistogramStage<FloatAdd> histogram_ballot_peers<FloatAdd>();
-template HistogramStage<DoubleCas> histogram_ballot_peers<DoubleCas>();
+HISTOGRAM_STAGE_ROWS(histogram_ballot_peers);
 
 }  // namespace stepwise::atomics

@@ -51,8 +51,6 @@ HistogramStage<Op> histogram_match_peers() {
   return stage;
 }
 
-template HistogramStage<IntAdd> histogram_match_peers<IntAdd>();
-template HistogramStage<FloatAdd> histogram_match_peers<FloatAdd>();
-template HistogramStage<DoubleCas> histogram_match_peers<DoubleCas>();
+HISTOGRAM_STAGE_ROWS(histogram_match_peers);
 
 }  // namespace stepwise::atomics

@@ -44,8 +44,6 @@ HistogramStage<Op> histogram_subtree() {
   return stage;
 }
 
-template HistogramStage<IntAdd> histogram_subtree<IntAdd>();
-template HistogramStage<FloatAdd> histogram_subtree<FloatAdd>();
-template HistogramStage<DoubleCas> histogram_subtree<DoubleCas>();
+HISTOGRAM_STAGE_ROWS(histogram_subtree);
 
 }  // namespace stepwise::atomics

@@ -55,8 +55,6 @@ HistogramStage<Op> histogram_shared() {
   return stage;
 }
 
-template HistogramStage<IntAdd> histogram_shared<IntAdd>();
-template HistogramStage<FloatAdd> histogram_shared<FloatAdd>();
-template HistogramStage<DoubleCas> histogram_shared<DoubleCas>();
+HISTOGRAM_STAGE_ROWS(histogram_shared);
 
 }  // namespace stepwise::atomics

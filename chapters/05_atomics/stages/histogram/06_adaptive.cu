@@ -83,8 +83,6 @@ HistogramStage<Op> histogram_adaptive() {
   return stage;
 }
 
-template HistogramStage<IntAdd> histogram_adaptive<IntAdd>();
-template HistogramStage<FloatAdd> histogram_adaptive<FloatAdd>();
-template HistogramStage<DoubleCas> histogram_adaptive<DoubleCas>();
+HISTOGRAM_STAGE_ROWS(histogram_adaptive);
 
 }  // namespace stepwise::atomics

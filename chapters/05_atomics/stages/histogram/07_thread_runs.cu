@@ -126,8 +126,6 @@ HistogramStage<Op> histogram_thread_runs() {
   return stage;
 }
 
-template HistogramStage<IntAdd> histogram_thread_runs<IntAdd>();
-template HistogramStage<FloatAdd> histogram_thread_runs<FloatAdd>();
-template HistogramStage<DoubleCas> histogram_thread_runs<DoubleCas>();
+HISTOGRAM_STAGE_ROWS(histogram_thread_runs);
 
 }  // namespace stepwise::atomics
