@@ -27,10 +27,4 @@ std::string typed(const std::string& name, const CountOption& option) {
   return option.given ? name + " " + option.text : std::string();
 }
 
-CountOption typed_n(ChapterCli& cli) {
-  CLI::Option* n = cli.option("--n");
-  if (n->count() > 0) return count_option(n->as<std::string>());
-  return {false, format_count(cli.chapter().default_n), cli.chapter().default_n};
-}
-
 }  // namespace stepwise

@@ -32,10 +32,4 @@ CLI::Option* add_count_option(CLI::App& app, const std::string& name, CountOptio
 /// `NAME TEXT` as the user typed it (`--nb 2^31`), or "" when @p option was not given.
 std::string typed(const std::string& name, const CountOption& option);
 
-/// The common `--n` of @p cli as a CountOption: given or not, as typed, its value (the chapter's
-/// default when not given). Reads the option itself, so that a chapter's final callback (which
-/// runs before the common options are checked) may call it too.
-/// @throws std::invalid_argument when the --n given is not a count (the common check names it).
-CountOption typed_n(ChapterCli& cli);
-
 }  // namespace stepwise
