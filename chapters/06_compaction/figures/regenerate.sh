@@ -113,7 +113,7 @@ case "$mode" in
       "$reports/flagged-99.json" -o "$figures/06_gbps_by_selectivity_flagged.svg" \
       --title "Chapter 06: GB/s of every stage at three selectivities (flag bytes)"
     tools/plot staircase "$reports/if-50.json" -o "$figures/06_staircase_if_50.svg" \
-      --title "Chapter 06 compaction: speedup over stage 1 at 50 % (stages 1-3 and 8 unordered; 4-7 and CUB ordered)"
+      --title "Chapter 06: speedup at 50 % (stages 1-3, 8 unordered; 4-7, CUB ordered)"
     tools/plot sweep --stage tuned "$reports/sweep-if.json" -o "$figures/06_sweep_tuned_if_50.svg"
     ;;
   concepts)
