@@ -470,10 +470,7 @@ std::string describe_stage_numbers(const std::vector<int>& numbers) {
       parts.push_back(std::to_string(numbers[i++]));
     }
   }
-  std::string text = numbers.size() == 1 ? "stage " : "stages ";
-  for (std::size_t i = 0; i < parts.size(); ++i)
-    text += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
-  return text;
+  return (numbers.size() == 1 ? "stage " : "stages ") + join_words(parts, "and");
 }
 
 std::string ChapterCli::resolve_stage(const std::string& selector) const {

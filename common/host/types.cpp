@@ -55,11 +55,17 @@ TimingStats summarize(std::vector<double> samples_ms) {
   return stats;
 }
 
-std::string join_formats(const std::vector<Format>& formats) {
+std::string join_words(const std::vector<std::string>& words, const std::string& conjunction) {
   std::string text;
-  for (std::size_t i = 0; i < formats.size(); ++i)
-    text += (i == 0 ? "" : i + 1 == formats.size() ? " or " : ", ") + std::string(to_string(formats[i]));
+  for (std::size_t i = 0; i < words.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == words.size() ? " " + conjunction + " " : ", ") + words[i];
   return text;
+}
+
+std::string join_formats(const std::vector<Format>& formats) {
+  std::vector<std::string> names;
+  for (Format format : formats) names.push_back(to_string(format));
+  return join_words(names, "or");
 }
 
 std::string describe(const LaunchShape& shape) {

@@ -43,6 +43,8 @@ const char* to_string(RowKind kind);
 const char* to_string(Verdict verdict);
 /// `table`, `markdown`, `csv` or `json`.
 const char* to_string(Format format);
+/// `a`, `a and b`, `a, b and c` with @p conjunction `and` (or `or`): a list as a message names it.
+std::string join_words(const std::vector<std::string>& words, const std::string& conjunction);
 /// `table or json`, `table, markdown or csv`: the formats of @p formats for a message.
 std::string join_formats(const std::vector<Format>& formats);
 
