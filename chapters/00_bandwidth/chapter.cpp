@@ -66,7 +66,8 @@ Chapter<Plan> chapter() {
   spec.add_options = [](ChapterCli& cli, Plan& plan) {
     CLI::Option* latency = cli.add_flag(
         "--latency", plan.latency,
-        "Measure the load latency with a pointer chase over 4 x L2 and L2 / 4, and what Little's law asks of a copy "
+        "Measure the load latency with a pointer chase over L2 / 4, 4 x L2 and at least 2 GiB, and what Little's law "
+        "asks of a copy "
         "at memcpy speed (the memcpy timed as the table's, with --reps of at least 10, --warmup and --flush)");
     // The chase's sizes come from L2, and it prints one text: --n, --stage, --sweep, --format,
     // --compact and --output would do nothing.

@@ -16,11 +16,22 @@ struct ChaseResult {
   double ns_per_load = 0.0;
 };
 
-/// Runs the chase over @p bytes (a buffer larger than L2 measures DRAM; a smaller one, L2).
+/// Runs the chase over @p bytes: a warm-up walk of @p steps loads from the first line, then the
+/// timed walk of @p steps loads from where the warm-up ended. A buffer much larger than L2 (with
+/// more than 2 x @p steps lines, so the timed walk meets no line the warm-up loaded) measures
+/// DRAM; one a few times L2 still hits L2 on part of its loads; one smaller than L2, L2.
 ChaseResult pointer_chase(std::size_t bytes, std::size_t steps, unsigned long long seed);
 
-/// The --latency report: the chase over 4 x L2 and over L2 / 4, and the bytes in flight
-/// per SM that Little's law asks for to read at half of @p memcpy_gbps (a copy's read stream).
+/// The free device memory now (cudaMemGetInfo).
+std::size_t free_device_bytes();
+
+/// The buffer of the DRAM chase: 2 GiB or 40 x L2, whichever is larger, but at most half of
+/// @p free_bytes (a smaller GPU gets a smaller buffer, which the report prints).
+std::size_t dram_chase_bytes(std::size_t l2_bytes, std::size_t free_bytes);
+
+/// The --latency report: the chase over L2 / 4, 4 x L2 and dram_chase_bytes(), and the bytes in
+/// flight per SM that Little's law asks for to read at half of @p memcpy_gbps (a copy's read
+/// stream), from the DRAM chase.
 std::string latency_report(std::size_t l2_bytes, int sm_count, double memcpy_gbps, unsigned long long seed);
 
 }  // namespace stepwise::bandwidth

@@ -12,6 +12,9 @@ if [ "$mode" = gpu ]; then
   "$bin/chapter_00_bandwidth" --format markdown --output "$reports/table.md" --json "$reports/table.json"
   "$bin/chapter_00_bandwidth" --n 2^27 --sweep --reps 5 --warmup 1 --format json --output "$reports/sweep.json"
   "$bin/chapter_00_bandwidth" --latency > "$reports/latency.txt"
+  # The chase's DRAM bytes per load: its six walks (warm-up and timed, over L2 / 4, 4 x L2 and 2 GiB).
+  ncu --clock-control none --metrics dram__bytes_read.sum,lts__t_sectors.sum,gpu__time_duration.sum \
+    -k regex:chase --csv "$bin/chapter_00_bandwidth" --latency 2> /dev/null | grep '^"' > "$reports/chase_ncu.csv"
   "$bin/tour" --chapter 00 --sizes 2^16..2^28 --reps 10 --reports "$reports" > /dev/null
   # The counters of each stage's first launch at 2^26 (one ncu run per stage: ncu.csv holds them all).
   metrics=dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active
