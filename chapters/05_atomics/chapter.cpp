@@ -69,9 +69,12 @@ void add_options(ChapterCli& cli, Plan& plan) {
            plan.distribution = parse_distribution(text);
            mark_given(plan, "--distribution");
          },
-         "Keys: uniform, runs:R (runs of R equal keys), zipf:S (bin b with weight 1/(b+1)^S) or all-equal")
+         "Keys: uniform, runs:R (runs of R equal keys, each warp's 32 / R runs on distinct random bins), "
+         "strided:R (the same runs on bins K / (32 / R) apart: at --bins 1024 a warp's keys share one "
+         "shared-memory bank), zipf:S (bin b with weight 1/(b+1)^S) or all-equal")
       ->default_str("uniform")
-      ->check(parsed_by([](const std::string& text) { parse_distribution(text); }, "uniform|runs:R|zipf:S|all-equal"));
+      ->check(parsed_by([](const std::string& text) { parse_distribution(text); },
+                        "uniform|runs:R|strided:R|zipf:S|all-equal"));
   CLI::Option* op = app.add_option_function<std::string>(
                            "--op",
                            [&plan](const std::string& text) {

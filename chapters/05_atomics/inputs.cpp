@@ -6,20 +6,53 @@
 #include <type_traits>
 
 #include "host/data.hpp"
+#include "host/parallel.hpp"
 
 namespace stepwise::atomics {
 namespace {
 
+/// Keys per chunk of make_keys' parallel loops.
+constexpr std::uint64_t kChunkKeys = std::uint64_t{1} << 20;
+
+/// The most runs that share a group (runs:1: a warp's 32 keys).
+constexpr std::uint64_t kMaxGroupRuns = 32;
+
 /// A uniform double in [0, 1) from 53 bits of a hash.
 double unit_interval(std::uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1p-53; }
 
-std::uint64_t parse_run(const std::string& text) {
+/// R of `runs:R` or `strided:R` (@p name is the part before the colon).
+std::uint64_t parse_run(const std::string& name, const std::string& text) {
   if (text.empty() || text.size() > 18 ||
       !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    throw std::invalid_argument("runs:R needs R, a decimal integer >= 1 (runs:8)");
+    throw std::invalid_argument(name + ":R needs R, a decimal integer >= 1 (" + name + ":8)");
   const std::uint64_t run = std::stoull(text);
-  if (run < 1) throw std::invalid_argument("runs:R needs R >= 1");
+  if (run < 1) throw std::invalid_argument(name + ":R needs R >= 1");
   return run;
+}
+
+/// Runs @p body(first, last) over the ranges [first, last) that split [0, @p count) into pieces
+/// of @p per_chunk, in parallel.
+template <class Body>
+void for_each_range(std::uint64_t count, std::uint64_t per_chunk, Body body) {
+  for_each_chunk(static_cast<std::int64_t>((count + per_chunk - 1) / per_chunk), [&](std::int64_t chunk) {
+    const std::uint64_t first = static_cast<std::uint64_t>(chunk) * per_chunk;
+    body(first, std::min(count, first + per_chunk));
+  });
+}
+
+/// The bins of one group's runs under runs:R: @p count distinct bins of [0, @p bins) (count <=
+/// bins, count <= kMaxGroupRuns), every count-subset equally likely and in random order, from the
+/// random numbers splitmix64(@p draw + 0, 1, ...). Floyd's sampling picks the set in count draws
+/// (for j = bins - count, ..., bins - 1: a random t in [0, j], or j when t is already taken), a
+/// Fisher-Yates shuffle of the count bins then orders it.
+void distinct_random_bins(std::uint64_t bins, std::uint64_t count, std::uint64_t draw, Key* chosen) {
+  std::uint64_t next = 0;
+  for (std::uint64_t j = bins - count; j < bins; ++j) {
+    const auto t = static_cast<Key>(splitmix64(draw + next++) % (j + 1));
+    Key* const end = chosen + (j - (bins - count));
+    chosen[j - (bins - count)] = std::find(chosen, end, t) == end ? t : static_cast<Key>(j);
+  }
+  for (std::uint64_t i = count; i > 1; --i) std::swap(chosen[i - 1], chosen[splitmix64(draw + next++) % i]);
 }
 
 double parse_exponent(const std::string& text) {
@@ -48,7 +81,12 @@ Distribution parse_distribution(const std::string& text) {
   }
   if (text.rfind("runs:", 0) == 0) {
     distribution.kind = Distribution::Kind::runs;
-    distribution.run = parse_run(text.substr(5));
+    distribution.run = parse_run("runs", text.substr(5));
+    return distribution;
+  }
+  if (text.rfind("strided:", 0) == 0) {
+    distribution.kind = Distribution::Kind::strided;
+    distribution.run = parse_run("strided", text.substr(8));
     return distribution;
   }
   if (text.rfind("zipf:", 0) == 0) {
@@ -56,13 +94,15 @@ Distribution parse_distribution(const std::string& text) {
     distribution.exponent = parse_exponent(text.substr(5));
     return distribution;
   }
-  throw std::invalid_argument("'" + text + "' is not uniform, runs:R, zipf:S or all-equal");
+  throw std::invalid_argument("'" + text + "' is not uniform, runs:R, strided:R, zipf:S or all-equal");
 }
 
 std::string to_string(const Distribution& distribution) {
   switch (distribution.kind) {
     case Distribution::Kind::runs:
       return "runs:" + std::to_string(distribution.run);
+    case Distribution::Kind::strided:
+      return "strided:" + std::to_string(distribution.run);
     case Distribution::Kind::zipf: {
       std::string text = std::to_string(distribution.exponent);
       text.erase(text.find_last_not_of('0') + 1);
@@ -91,21 +131,39 @@ std::vector<Key> make_keys(std::size_t n, int bin_count, const Distribution& dis
   const std::uint64_t stream = splitmix64(seed ^ 0x5157A7E5ull);
   switch (distribution.kind) {
     case Distribution::Kind::uniform:
-      for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<Key>(splitmix64(stream + i) % bins);
+      for_each_range(n, kChunkKeys, [&](std::uint64_t first, std::uint64_t last) {
+        for (std::uint64_t i = first; i < last; ++i) keys[i] = static_cast<Key>(splitmix64(stream + i) % bins);
+      });
       break;
     case Distribution::Kind::all_equal: {
       const Key key = static_cast<Key>(splitmix64(stream) % bins);
       std::fill(keys.begin(), keys.end(), key);
       break;
     }
-    case Distribution::Kind::runs: {
-      const std::uint64_t per_group = std::max<std::uint64_t>(1, 32 / distribution.run);
+    case Distribution::Kind::runs:
+    case Distribution::Kind::strided: {
+      // Group g holds runs [g d, (g + 1) d), elements [g d R, (g + 1) d R): each chunk takes whole groups.
+      const std::uint64_t run = distribution.run;
+      const std::uint64_t per_group = std::max<std::uint64_t>(1, kMaxGroupRuns / run);
+      const std::uint64_t group_keys = per_group * run;
+      const std::uint64_t groups = (n + group_keys - 1) / group_keys;
+      const bool strided = distribution.kind == Distribution::Kind::strided;
+      const std::uint64_t distinct = std::min(per_group, bins);
       const std::uint64_t stride = std::max<std::uint64_t>(1, bins / per_group);
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t run = i / distribution.run;
-        const std::uint64_t first = splitmix64(stream + run / per_group) % bins;
-        keys[i] = static_cast<Key>((first + (run % per_group) * stride) % bins);
-      }
+      for_each_range(groups, std::max<std::uint64_t>(1, kChunkKeys / group_keys),
+                     [&](std::uint64_t first_group, std::uint64_t last_group) {
+                       Key chosen[kMaxGroupRuns];
+                       for (std::uint64_t g = first_group; g < last_group; ++g) {
+                         const std::uint64_t first = splitmix64(stream + g) % bins;
+                         if (!strided) distinct_random_bins(bins, distinct, splitmix64(stream ^ ~g), chosen);
+                         const std::uint64_t end = std::min<std::uint64_t>(n, (g + 1) * group_keys);
+                         for (std::uint64_t i = g * group_keys; i < end; ++i) {
+                           const std::uint64_t slot = (i / run) % per_group;
+                           keys[i] =
+                               strided ? static_cast<Key>((first + slot * stride) % bins) : chosen[slot % distinct];
+                         }
+                       }
+                     });
       break;
     }
     case Distribution::Kind::zipf: {
@@ -115,11 +173,13 @@ std::vector<Key> make_keys(std::size_t n, int bin_count, const Distribution& dis
         total += std::pow(static_cast<double>(b + 1), -distribution.exponent);
         cumulative[b] = total;
       }
-      for (std::size_t i = 0; i < n; ++i) {
-        const double draw = unit_interval(splitmix64(stream + i)) * total;
-        const auto bin = std::upper_bound(cumulative.begin(), cumulative.end(), draw) - cumulative.begin();
-        keys[i] = static_cast<Key>(std::min<std::int64_t>(bin, bin_count - 1));
-      }
+      for_each_range(n, kChunkKeys, [&](std::uint64_t first, std::uint64_t last) {
+        for (std::uint64_t i = first; i < last; ++i) {
+          const double draw = unit_interval(splitmix64(stream + i)) * total;
+          const auto bin = std::upper_bound(cumulative.begin(), cumulative.end(), draw) - cumulative.begin();
+          keys[i] = static_cast<Key>(std::min<std::int64_t>(bin, bin_count - 1));
+        }
+      });
       break;
     }
   }

@@ -2,11 +2,12 @@
 /// The chapter's inputs, CPU references and checks, shared by main, --analyze and the tests.
 /// Host code only.
 ///
-/// Keys are bin indices in [0, K) drawn from one of four distributions (`--distribution`):
-/// `uniform`, `runs:R` (runs of R equal keys: correlated with the lane, the case where
-/// aggregation pays), `zipf:S` (a few bins take most keys), `all-equal`. Every input is a
-/// function of the seed, and never all zeros or all ones (values are random and non-constant;
-/// with K = 1 the keys are all 0, the only bin).
+/// Keys are bin indices in [0, K) drawn from one of five distributions (`--distribution`):
+/// `uniform`, `runs:R` (runs of R equal keys on random bins: correlated with the lane, the case
+/// where aggregation pays), `strided:R` (the same runs on bins K/d apart: a pattern that puts a
+/// warp's keys in few shared-memory banks on purpose), `zipf:S` (a few bins take most keys),
+/// `all-equal`. Every input is a function of the seed, and never all zeros or all ones (values
+/// are random and non-constant; with K = 1 the keys are all 0, the only bin).
 #pragma once
 
 #include <cstddef>
@@ -21,32 +22,37 @@ namespace stepwise::atomics {
 
 /// How keys are drawn.
 struct Distribution {
-  enum class Kind { uniform, runs, zipf, all_equal };
+  enum class Kind { uniform, runs, strided, zipf, all_equal };
   Kind kind = Kind::uniform;
-  std::uint64_t run = 1;  ///< runs:R: the run length R (at least 1)
+  std::uint64_t run = 1;  ///< runs:R and strided:R: the run length R (at least 1)
   double exponent = 1.0;  ///< zipf:S: the exponent S (in (0, 10])
   friend bool operator==(const Distribution& a, const Distribution& b) {
     return a.kind == b.kind && a.run == b.run && a.exponent == b.exponent;
   }
 };
 
-/// `uniform`, `runs:R` (R a decimal integer >= 1), `zipf:S` (S a decimal number in (0, 10])
-/// or `all-equal`.
+/// `uniform`, `runs:R` or `strided:R` (R a decimal integer >= 1), `zipf:S` (S a decimal number
+/// in (0, 10]) or `all-equal`.
 /// @throws std::invalid_argument saying what is wrong with @p text.
 Distribution parse_distribution(const std::string& text);
-/// The distribution as --distribution takes it: `runs:8`, `zipf:1.1`.
+/// The distribution as --distribution takes it: `runs:8`, `strided:1`, `zipf:1.1`.
 std::string to_string(const Distribution& distribution);
 
 /// The distribution of --surface's cell with @p keys_per_warp distinct keys in every warp
-/// (1, 2, 4, ..., 32): runs of 32 / keys_per_warp.
+/// (1, 2, 4, ..., 32): runs of 32 / keys_per_warp on random bins (`runs:R`).
 Distribution keys_per_warp_distribution(int keys_per_warp);
 
 /// n keys in [0, @p bin_count) drawn as @p distribution says, reproducible from @p seed.
 /// - uniform: independent, uniform over the bins;
-/// - runs:R: element i belongs to run i / R; the runs that share an aligned group of 32
-///   elements (32 / R of them, when R divides 32) get distinct keys when there are that many
-///   bins (a random first key, the others spread evenly above it), so a warp of such a group
-///   sees exactly min(32 / R, K) keys; R >= 32 gives one key per warp;
+/// - runs:R: element i belongs to run i / R; the d = max(1, 32 / R) runs of a group (32
+///   elements when R divides 32, so a warp's tile) get min(d, K) distinct bins drawn at random
+///   (every d-subset of the bins equally likely, in random order; with fewer bins than runs,
+///   every bin, and the runs cycle through them), so a warp of such a group sees exactly
+///   min(32 / R, K) keys; R >= 32 gives one random key per run;
+/// - strided:R: the same runs and groups, but the group's runs go to the bins first,
+///   first + K/d, first + 2K/d, ... (mod K, K/d rounded down and at least 1), first drawn at
+///   random per group. At K = 1024, strided:1 puts a warp's 32 keys 32 bins apart: with 4-byte
+///   bins, all in one shared-memory bank (at K = 256, 8 apart: 4 banks, 8 keys each);
 /// - zipf:S: bin b with probability proportional to 1 / (b + 1)^S (bin 0 the most frequent);
 /// - all-equal: one random bin for all.
 std::vector<Key> make_keys(std::size_t n, int bin_count, const Distribution& distribution, std::uint64_t seed);

@@ -102,8 +102,8 @@ int run_surface(Session& session, const Plan& plan) {
   surface.flush = session.options().warm_cache ? "none" : session.options().flush;
   surface.command = session.options().command;
   surface.notes.push_back(
-      "keys per warp d: runs of 32 / d equal keys, the d runs of each aligned group of 32 keys distinct; every "
-      "point checked before and after timing");
+      "keys per warp d: runs of 32 / d equal keys, the d runs of each aligned group of 32 keys on distinct random "
+      "bins (runs:R); every point checked before and after timing");
   if (!timer.holds_stream())
     surface.notes.push_back("launches are synchronous in this process: times include launch delays");
   for (OpKind op : plan.surface_ops) {

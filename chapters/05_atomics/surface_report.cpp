@@ -69,7 +69,7 @@ std::string cell_text(const Surface& surface, const SurfacePoint* point) {
 std::string header(const Surface& surface) {
   return "chapter 05 atomics --surface | " + surface.device + " | " + surface.sm +
          " | n = " + std::to_string(surface.n) + " | " + std::to_string(surface.bins) +
-         " bins | keys: runs of 32 / (keys per warp) | " + "L2 flushed (" + surface.flush + ") | seed " +
+         " bins | keys: runs of 32 / (keys per warp) on random bins | " + "L2 flushed (" + surface.flush + ") | seed " +
          std::to_string(surface.seed) + " | " + surface.date;
 }
 

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -18,6 +19,7 @@
 #include "atomics.hpp"
 #include "chapter.hpp"
 #include "cli_checks.hpp"
+#include "host/data.hpp"
 #include "inputs.hpp"
 #include "library_limit.hpp"
 #include "plan.hpp"
@@ -48,6 +50,62 @@ int parse(const std::vector<std::string>& arguments, Plan* plan = nullptr) {
   const int code = testing::parse_captured(parsed, arguments).code.value_or(0);
   if (code == 0 && plan != nullptr) *plan = parsed.plan();
   return code;
+}
+
+/// The keys of aligned group @p group (32 keys, fewer at the end of @p keys).
+std::vector<Key> group_keys(const std::vector<Key>& keys, std::size_t group) {
+  const std::size_t first = group * kWarpLanes;
+  const std::size_t last = std::min(keys.size(), first + kWarpLanes);
+  return std::vector<Key>(keys.begin() + static_cast<std::ptrdiff_t>(first),
+                          keys.begin() + static_cast<std::ptrdiff_t>(last));
+}
+
+/// The shared-memory banks of 4-byte bins that @p keys fall in: their distinct keys mod 32.
+std::size_t distinct_banks(const std::vector<Key>& keys) {
+  std::set<Key> banks;
+  for (Key key : keys) banks.insert(key % kWarpLanes);
+  return banks.size();
+}
+
+/// The conflict degree of @p keys' distinct bins (4-byte bins): the most distinct bins in one bank.
+std::size_t bank_conflict_degree(const std::vector<Key>& keys) {
+  const std::set<Key> bins(keys.begin(), keys.end());
+  std::vector<std::size_t> per_bank(kWarpLanes);
+  for (Key key : bins) ++per_bank[static_cast<std::size_t>(key % kWarpLanes)];
+  return *std::max_element(per_bank.begin(), per_bank.end());
+}
+
+/// The mean of distinct_banks over the full aligned groups of @p keys.
+double mean_distinct_banks(const std::vector<Key>& keys) {
+  const std::size_t groups = keys.size() / kWarpLanes;
+  double total = 0.0;
+  for (std::size_t g = 0; g < groups; ++g) total += static_cast<double>(distinct_banks(group_keys(keys, g)));
+  return total / static_cast<double>(groups);
+}
+
+/// The expected distinct banks among @p d distinct bins drawn at random from @p bins (a multiple
+/// of 32: bins / 32 in each bank): 32 (1 - P(a bank is missed)), P = C(bins - bins/32, d) / C(bins, d).
+double expected_distinct_banks(int bins, int d) {
+  const int per_bank = bins / kWarpLanes;
+  double missed = 1.0;
+  for (int i = 0; i < d; ++i) missed *= static_cast<double>(bins - per_bank - i) / static_cast<double>(bins - i);
+  return kWarpLanes * (1.0 - missed);
+}
+
+/// runs:R's keys as make_keys placed them before runs:R drew random bins, written out again here:
+/// what strided:R must reproduce bit for bit.
+std::vector<Key> old_strided_keys(std::size_t n, int bin_count, std::uint64_t run, std::uint64_t seed) {
+  std::vector<Key> keys(n);
+  const auto bins = static_cast<std::uint64_t>(bin_count);
+  const std::uint64_t stream = splitmix64(seed ^ 0x5157A7E5ull);
+  const std::uint64_t per_group = std::max<std::uint64_t>(1, 32 / run);
+  const std::uint64_t stride = std::max<std::uint64_t>(1, bins / per_group);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t r = i / run;
+    const std::uint64_t first = splitmix64(stream + r / per_group) % bins;
+    keys[i] = static_cast<Key>((first + (r % per_group) * stride) % bins);
+  }
+  return keys;
 }
 
 }  // namespace
@@ -202,8 +260,8 @@ TEST_CASE("the sub-tree lane state: the talk's four-lane walk") {
 
 TEST_CASE("keys: every distribution stays in range, is reproducible and is not constant where it should vary") {
   const std::uint64_t seed = 20261121;
-  for (const char* text :
-       {"uniform", "runs:1", "runs:3", "runs:8", "runs:32", "runs:100", "zipf:0.5", "zipf:1.1", "all-equal"})
+  for (const char* text : {"uniform", "runs:1", "runs:3", "runs:8", "runs:32", "runs:100", "strided:1", "strided:3",
+                           "strided:8", "strided:32", "strided:100", "zipf:0.5", "zipf:1.1", "all-equal"})
     for (int bins : {1, 7, 256, 1000, 65536}) {
       CAPTURE(text);
       CAPTURE(bins);
@@ -227,6 +285,128 @@ TEST_CASE("keys: runs of 32 / d give exactly d distinct keys in every aligned wa
       CHECK(profile.distinct[static_cast<std::size_t>(d)] == 500);
       CHECK(profile.groups == 500u * static_cast<unsigned>(d));
     }
+  CHECK(keys_per_warp_distribution(4) == parse_distribution("runs:8"));
+}
+
+TEST_CASE("keys: runs:R and strided:R, min(32 / R, K) distinct keys per aligned group of 32, runs of R equal") {
+  const std::size_t n = 32 * 300 + 13;  // a last group of 13 keys
+  for (const char* kind : {"runs:", "strided:"})
+    for (int run : {1, 2, 4, 8, 16, 32})
+      for (int bins : {1, 7, 32, 256, 1024, 65536})
+        for (std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{20261121}, std::uint64_t{0xDEADBEEFCAFEull}}) {
+          const Distribution distribution = parse_distribution(kind + std::to_string(run));
+          const std::vector<Key> keys = make_keys(n, bins, distribution, seed);
+          CAPTURE(kind);
+          CAPTURE(run);
+          CAPTURE(bins);
+          CAPTURE(seed);
+          REQUIRE(keys.size() == n);
+          CHECK(std::all_of(keys.begin(), keys.end(), [&](Key key) { return key >= 0 && key < bins; }));
+          std::size_t broken_runs = 0;
+          for (std::size_t i = 0; i < n; ++i)
+            if (keys[i] != keys[i - i % static_cast<std::size_t>(run)]) ++broken_runs;
+          CHECK(broken_runs == 0);
+          const int d = 32 / run;
+          std::size_t wrong_groups = 0;
+          for (std::size_t g = 0; g * kWarpLanes < n; ++g) {
+            const std::vector<Key> group = group_keys(keys, g);
+            const int runs_here =
+                static_cast<int>((group.size() + static_cast<std::size_t>(run) - 1) / static_cast<std::size_t>(run));
+            const std::set<Key> distinct(group.begin(), group.end());
+            if (static_cast<int>(distinct.size()) != std::min({d, bins, runs_here})) ++wrong_groups;
+          }
+          CHECK(wrong_groups == 0);
+        }
+}
+
+TEST_CASE("keys: runs:R draws each group's bins at random, so its banks are the birthday count, not one") {
+  // 4000 warps of 32 keys. Random bins: the distinct banks (key mod 32, 4-byte bins) of a warp
+  // average the expectation for d distinct bins drawn from K (20.6 for 32 of 1024, within 0.3;
+  // the standard error of the mean is about 0.02); the strided pattern is far from it (1 bank at
+  // 1024 bins, 1 to 4 at 256: the next test counts them).
+  const std::size_t n = 32 * 4000;
+  for (int bins : {256, 1024, 65536})
+    for (int run : {1, 2, 4}) {
+      const int d = 32 / run;
+      CAPTURE(bins);
+      CAPTURE(d);
+      const std::vector<Key> keys = make_keys(n, bins, parse_distribution("runs:" + std::to_string(run)), 17);
+      const double want = expected_distinct_banks(bins, d);
+      const double got = mean_distinct_banks(keys);
+      CAPTURE(got);
+      CAPTURE(want);
+      CHECK(std::abs(got - want) < 0.3);
+      const std::vector<Key> strided = make_keys(n, bins, parse_distribution("strided:" + std::to_string(run)), 17);
+      CHECK(std::abs(mean_distinct_banks(strided) - want) > 3.0);
+    }
+  // The expectations themselves: 32 (1 - C(992, 32) / C(1024, 32)) = 20.6, near 32 (1 - (31/32)^32) = 20.4.
+  CHECK(expected_distinct_banks(1024, 32) == doctest::Approx(20.598).epsilon(1e-4));
+  CHECK(expected_distinct_banks(256, 32) == doctest::Approx(21.179).epsilon(1e-4));
+  // At 32 bins, 32 keys per warp are all 32 bins in either pattern: one per bank.
+  CHECK(mean_distinct_banks(make_keys(n, 32, parse_distribution("runs:1"), 17)) == 32.0);
+  CHECK(mean_distinct_banks(make_keys(n, 32, parse_distribution("strided:1"), 17)) == 32.0);
+}
+
+TEST_CASE("keys: strided:R is the bank-conflict pattern, runs:R's old placement bit for bit") {
+  const std::size_t n = 32 * 1000 + 7;
+  for (int run : {1, 2, 3, 4, 8, 16, 32, 100})
+    for (int bins : {1, 7, 32, 256, 1000, 1024, 65536}) {
+      CAPTURE(run);
+      CAPTURE(bins);
+      CHECK(make_keys(n, bins, parse_distribution("strided:" + std::to_string(run)), 20261121) ==
+            old_strided_keys(n, bins, static_cast<std::uint64_t>(run), 20261121));
+    }
+  // Per warp (d = 32 / R keys): at 1024 bins the keys are 1024 / d apart, a multiple of 32, so all
+  // d in one bank (d-way conflicts); at 256 bins 256 / d apart: 1 bank up to d = 8, 2 banks at
+  // d = 16 (16 apart), 4 at d = 32 (8 apart), so the conflict degree is min(d, 8); at 32 bins d
+  // banks, no conflict.
+  struct Case {
+    int bins, d;
+    std::size_t banks, degree;
+  };
+  const Case cases[] = {{1024, 1, 1, 1}, {1024, 4, 1, 4}, {1024, 8, 1, 8},   {1024, 16, 1, 16}, {1024, 32, 1, 32},
+                        {256, 2, 1, 2},  {256, 4, 1, 4},  {256, 8, 1, 8},    {256, 16, 2, 8},   {256, 32, 4, 8},
+                        {32, 4, 4, 1},   {32, 32, 32, 1}, {65536, 32, 1, 32}};
+  for (const Case& c : cases) {
+    CAPTURE(c.bins);
+    CAPTURE(c.d);
+    const std::vector<Key> keys =
+        make_keys(32 * 500, c.bins, parse_distribution("strided:" + std::to_string(32 / c.d)), 5);
+    std::size_t wrong = 0;
+    for (std::size_t g = 0; g < 500; ++g) {
+      const std::vector<Key> group = group_keys(keys, g);
+      if (distinct_banks(group) != c.banks || bank_conflict_degree(group) != c.degree) ++wrong;
+    }
+    CHECK(wrong == 0);
+  }
+  // The random placement at the same sizes: far from one bank (the birthday count above), and
+  // its worst conflict over a warp of 32 keys in 1024 bins is a few keys, not 32.
+  const std::vector<Key> random = make_keys(32 * 500, 1024, parse_distribution("runs:1"), 5);
+  std::size_t worst = 0;
+  for (std::size_t g = 0; g < 500; ++g) worst = std::max(worst, bank_conflict_degree(group_keys(random, g)));
+  CHECK(worst >= 3);
+  CHECK(worst <= 8);
+}
+
+TEST_CASE("keys: runs:R's bins are uniform over the bins and over the slots of a group") {
+  // 7 bins, runs:8 (4 runs per warp): each group holds 4 distinct bins of 7 in random order; over
+  // 20000 groups each bin appears in about 4/7 of them, and in slot 0 about 1/7 of the time.
+  const std::size_t groups = 20000;
+  const std::vector<Key> keys = make_keys(32 * groups, 7, parse_distribution("runs:8"), 3);
+  std::vector<double> in_group(7), in_slot0(7);
+  for (std::size_t g = 0; g < groups; ++g) {
+    const std::vector<Key> group = group_keys(keys, g);
+    for (Key key : std::set<Key>(group.begin(), group.end())) in_group[static_cast<std::size_t>(key)] += 1.0;
+    in_slot0[static_cast<std::size_t>(group[0])] += 1.0;
+  }
+  for (int b = 0; b < 7; ++b) {
+    CAPTURE(b);
+    CHECK(std::abs(in_group[static_cast<std::size_t>(b)] / groups - 4.0 / 7.0) < 0.02);
+    CHECK(std::abs(in_slot0[static_cast<std::size_t>(b)] / groups - 1.0 / 7.0) < 0.015);
+  }
+  // The prefix of a longer input is the shorter input (--analyze profiles a prefix).
+  const std::vector<Key> longer = make_keys(32 * groups + 77, 7, parse_distribution("runs:8"), 3);
+  CHECK(std::equal(keys.begin(), keys.end(), longer.begin()));
 }
 
 TEST_CASE("keys: zipf puts the most keys in bin 0") {
@@ -253,9 +433,14 @@ TEST_CASE("distributions: parsing and printing") {
   CHECK(parse_distribution("zipf:1.25").exponent == doctest::Approx(1.25));
   CHECK(to_string(parse_distribution("zipf:1.25")) == "zipf:1.25");
   CHECK(to_string(parse_distribution("runs:16")) == "runs:16");
+  CHECK(parse_distribution("strided:4").kind == Distribution::Kind::strided);
+  CHECK(parse_distribution("strided:4").run == 4);
+  CHECK(to_string(parse_distribution("strided:1")) == "strided:1");
+  CHECK_FALSE(parse_distribution("strided:4") == parse_distribution("runs:4"));
   CHECK(to_string(parse_distribution("all-equal")) == "all-equal");
-  for (const char* bad : {"", "runs", "runs:", "runs:0", "runs:-1", "runs:1.5", "zipf:", "zipf:0", "zipf:-1", "zipf:11",
-                          "zipf:1e3", "zipf:x", "Uniform", "all_equal"})
+  for (const char* bad :
+       {"", "runs", "runs:", "runs:0", "runs:-1", "runs:1.5", "zipf:", "zipf:0", "zipf:-1", "zipf:11", "zipf:1e3",
+        "zipf:x", "Uniform", "all_equal", "strided", "strided:", "strided:0", "strided:2.5", "stride:4"})
     CHECK_THROWS_AS(parse_distribution(bad), std::invalid_argument);
 }
 
@@ -556,7 +741,7 @@ TEST_CASE("--analyze: the talk's 16-lane sub-tree, with the values of its slides
 TEST_CASE("--analyze --format json: the document tools/plot draws the peers and sub-tree diagrams from") {
   Plan plan;
   plan.bins = 1024;
-  plan.distribution = parse_distribution("runs:1");
+  plan.distribution = parse_distribution("strided:1");
   const nlohmann::json document = nlohmann::json::parse(analyze_json(plan, 1000, 7, analyzed_rows()));
   CHECK(document["analysis"] == "atomics-peers");
   CHECK(document["ballot_example"]["iterations"][1]["ballot_bits"] == "00100110");
@@ -569,14 +754,22 @@ TEST_CASE("--analyze --format json: the document tools/plot draws the peers and 
   CHECK(wide["leaders"][2]["lane"] == 3);
   CHECK(wide["leaders"][2]["sum"] == 28);
   const nlohmann::json& keys = document["keys"];
-  CHECK(keys["distribution"] == "runs:1");
+  CHECK(keys["distribution"] == "strided:1");
   CHECK(keys["tiles"] == 32);
-  // runs:1 over 1024 bins: a tile's 32 keys are 1024 / 32 = 32 bins apart, all in one bank.
+  // strided:1 over 1024 bins: a tile's 32 keys are 1024 / 32 = 32 bins apart, all in one bank.
   REQUIRE(keys["first_tile"].size() == 32);
   const int first = keys["first_tile"][0];
   for (int lane = 0; lane < 32; ++lane) CHECK(keys["first_tile"][lane] == (first + 32 * lane) % 1024);
   CHECK(keys["stages"][0]["atomics_per_element"] == 1.0);
   CHECK(keys["stages"][6]["name"] == "thread-runs");
+  // runs:1: the first tile's 32 keys are 32 distinct random bins, in more than one bank.
+  plan.distribution = parse_distribution("runs:1");
+  const nlohmann::json random = nlohmann::json::parse(analyze_json(plan, 1000, 7, analyzed_rows()))["keys"];
+  CHECK(random["distribution"] == "runs:1");
+  const std::vector<Key> tile = random["first_tile"].get<std::vector<Key>>();
+  REQUIRE(tile.size() == 32);
+  CHECK(std::set<Key>(tile.begin(), tile.end()).size() == 32);
+  CHECK(distinct_banks(tile) > 1);
 }
 
 TEST_CASE("--analyze: above 2^26 keys it profiles the first 2^26 and says so") {

@@ -28,8 +28,8 @@ namespace {
 
 const std::vector<std::size_t> kSizes = {1, 2, 31, 32, 33, 255, 256, 257, 1000, 4097, (std::size_t{1} << 20) + 1};
 
-const std::vector<std::string> kDistributions = {"uniform", "runs:1",   "runs:3",   "runs:8",
-                                                 "runs:32", "zipf:1.1", "all-equal"};
+const std::vector<std::string> kDistributions = {"uniform", "runs:1",    "runs:3",   "runs:8",
+                                                 "runs:32", "strided:1", "zipf:1.1", "all-equal"};
 
 template <class Op>
 void check_histogram_row(const HistogramStage<Op>& stage, const LaunchShape& shape, HistogramProblem<Op>& problem,

@@ -37,7 +37,8 @@ case "$mode" in
     done
 
     # 2. The README's tables: the ticket, then the histogram at 32, 256, 1024 and 65536 bins, keys in runs of 32, 8
-    #    and 1 and uniform, all-equal and zipf, for each operation (2^24 keys, the default).
+    #    and 1 (each warp's runs on random bins) and uniform, all-equal and zipf, for each operation (2^24 keys, the
+    #    default).
     table ticket --problem ticket
     for op in int-add float-add double-cas; do
       # The CAS loop of stage 1 at 32 bins takes about half a second per run at 2^24 keys: those run at 2^22.
@@ -59,13 +60,25 @@ case "$mode" in
       table "hist22-$op-32-runs32" --op "$op" --n 2^22 --bins 32 --distribution runs:32
       table "hist22-$op-65536-runs1" --op "$op" --n 2^22 --bins 65536 --distribution runs:1
     done
+    # Bank conflicts on purpose: 32 keys per warp on bins K/32 apart (strided:1; at 1024 bins all in one bank of the
+    # shared bins) beside the same runs on random bins.
+    table hist-int-add-256-runs1 --op int-add --bins 256 --distribution runs:1
+    table hist-float-add-256-runs1 --op float-add --bins 256 --distribution runs:1
+    for op in int-add float-add; do
+      for bins in 256 1024; do
+        table "hist-$op-$bins-strided1" --op "$op" --bins "$bins" --distribution strided:1
+      done
+    done
 
     # At 2^24 keys stage 7 and CUB take 27-49 us, where fixed costs (launches, zeroing and merging the bins) weigh:
-    # the same tables at 2^28 keys (1 GiB of keys).
+    # the same tables at 2^28 keys (1 GiB of keys), and the 256-bin columns at 2^26.
     for bins in 32 256 65536; do
       table "hist28-int-add-$bins-uniform" --op int-add --bins "$bins" --n 2^28
     done
     table hist28-int-add-256-allequal --op int-add --bins 256 --n 2^28 --distribution all-equal
+    table hist28-int-add-256-runs1 --op int-add --bins 256 --n 2^28 --distribution runs:1
+    table hist26-int-add-256-uniform --op int-add --bins 256 --n 2^26
+    table hist26-int-add-256-runs1 --op int-add --bins 256 --n 2^26 --distribution runs:1
 
     # 3. The surface: every stage over 1..32 keys per warp and each operation, at 256 and 1024 bins.
     for bins in 256 1024; do
@@ -82,6 +95,7 @@ case "$mode" in
     atomic_metrics+=,l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum
     atomic_metrics+=,lts__t_requests_srcunit_tex_op_red.sum,lts__t_requests_srcunit_tex_op_atom.sum
     atomic_metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum,smsp__inst_executed_op_shared_atom.sum
+    atomic_metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum
     atomic_metrics+=,smsp__inst_executed.sum,gpu__time_duration.sum
     profile() {  # profile NAME KERNEL-REGEX LAUNCHES chapter-arguments...
       local name=$1 kernels=$2 launches=$3
@@ -91,12 +105,25 @@ case "$mode" in
     }
     for op in int-add float-add double-cas; do
       for keys in runs:32 runs:8 runs:1; do
-        for stage in 1 2 3 4 5 6; do
+        for stage in 1 2 3 4 5 6 7; do
           profile "$op-32-${keys/:/}-stage$stage" 'histogram_' 1 --op "$op" --bins 32 --distribution "$keys" --stage "$stage"
         done
       done
-      for stage in 1 4 5 6; do
+      for stage in 1 4 5 6 7; do
         profile "$op-65536-uniform-stage$stage" 'histogram_' 1 --op "$op" --bins 65536 --stage "$stage"
+      done
+    done
+    # Shared-memory bank conflicts of the stages with shared bins: 32 keys per warp on random bins (runs:1) and on bins
+    # K/32 apart (strided:1: 32 banks at 32 bins, 4 at 256, 1 at 1024).
+    for op in int-add float-add; do
+      for bins in 32 256 1024; do
+        for keys in runs:1 strided:1; do
+          [ "$bins" = 32 ] && [ "$keys" = runs:1 ] && continue  # profiled above
+          for stage in 5 6 7; do
+            profile "$op-$bins-${keys/:/}-stage$stage" 'histogram_' 1 --op "$op" --bins "$bins" --distribution "$keys" \
+              --stage "$stage"
+          done
+        done
       done
     done
     profile int-add-256-uniform-cub 'Histogram|histogram' 4 --bins 256 --stage lib
@@ -116,6 +143,10 @@ case "$mode" in
   plot)
     reports=${2:-build/reports/05}
     tools/plot surface "$reports/surface-256.json" -o "$figures/05_surface_256.svg"
+    tools/plot surface "$reports/surface-1024.json" -o "$figures/05_surface_1024.svg"
+    tools/plot compare "$reports/hist-float-add-1024-runs1.json" "$reports/hist-float-add-1024-strided1.json" \
+      --metric gbps --labels "runs:1 (random bins),strided:1 (bins 32 apart: one bank)" \
+      -o "$figures/05_compare_float_1024_random_strided.svg"
     tools/plot staircase "$reports/hist-int-add-32-runs32.json" -o "$figures/05_staircase_int_32_runs32.svg"
     tools/plot staircase "$reports/hist-int-add-256-uniform.json" -o "$figures/05_staircase_int_256_uniform.svg"
     tools/plot bandwidth "$reports/hist-int-add-256-uniform.json" -o "$figures/05_bandwidth_int_256_uniform.svg"
