@@ -6,7 +6,8 @@
 # The gpu parts, all by default: tests (the GPU tests and compute-sanitizer), tables (the README's tables; mutation:
 # only the two mutation tables at 10 % and 0), divergence
 # (the synthetic workload from 0 % to 100 % mixed warps), ncu (threads per instruction and time of the work's kernel,
-# and the duration of every kernel of stage 3's mutation run: the remaps that stages 6 and 7 try to hide).
+# stages 1 and 2 on sorted input, and the duration of every kernel of stage 3's mutation run: the remaps that stages 6
+# and 7 try to hide).
 # bin-dir defaults to build/bin, report-dir to build/reports/07 (neither is committed). The gpu mode prints a summary
 # last: each step's exit code and seconds; the full outputs are in report-dir. plot draws the README's measured figures,
 # concepts its remapping diagram (from --analyze --format json).
@@ -80,7 +81,18 @@ case "$mode" in
         --log-file "$reports/ncu_mutation_stage9.csv" "$chapter" --workload mutation --steps 1 --stage 9 --reps 1 \
         --warmup 0
     fi
-    # 5. The remaps' cost: every kernel of the first run of 8 generations of stage 3 (classify, CUB's sort, the work)
+    # 5. Stage 1 against stage 2 on sorted input (NOTES.md): the warp instructions each issues (564,908,030 and
+    #    620,994,672 predicted from the SASS), the warp states, the scheduler's issue rate and the pipes.
+    if wants ncu; then
+      for stage in 1 2; do
+        step "ncu-sorted-stage$stage" ncu --metrics smsp__inst_executed.sum,gpu__time_duration.sum \
+          --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
+          --section InstructionStats --section Occupancy -k regex:apply_own -c 1 \
+          --log-file "$reports/ncu_sorted_stage$stage.txt" "$chapter" --divergence 0 --stage "$stage" \
+          --reps 1 --warmup 0
+      done
+    fi
+    # 6. The remaps' cost: every kernel of the first run of 8 generations of stage 3 (classify, CUB's sort, the work)
     #    and of stages 7 and 9 (their remaps on one block per SM, the work), one at a time, at the clocks and caches of a
     #    normal run. The work's kernels alone are what a remap that hid completely would leave.
     if wants ncu; then

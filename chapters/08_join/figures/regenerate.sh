@@ -5,7 +5,8 @@
 #   chapters/08_join/figures/regenerate.sh concepts [bin-dir]                      anywhere with matplotlib, no GPU
 # The gpu parts, all by default: tests (the GPU tests and compute-sanitizer), tables (the four joins at the default
 # size), dup (the inner and outer joins at duplication 1, 4, 16 and 64), sweeps (--sweep of the outer join), ncu
-# (where the tuned stage and the library spend their time). bin-dir defaults to build/bin, report-dir to
+# (where the tuned stage and the library spend their time), causes (the counters behind NOTES.md's open questions;
+# needs chapter_03_merge in bin-dir too). bin-dir defaults to build/bin, report-dir to
 # build/reports/08 (neither is committed). The gpu mode prints a summary last: each step's exit code and seconds; the
 # full outputs are in report-dir. plot draws the README's measured figures, concepts its concept diagrams (from
 # --analyze --format json).
@@ -18,7 +19,7 @@ case "$mode" in
     bin=${2:-build/bin}
     reports=${3:-build/reports/08}
     parts=("${@:4}")
-    [ ${#parts[@]} -eq 0 ] && parts=(tests tables dup sweeps ncu)
+    [ ${#parts[@]} -eq 0 ] && parts=(tests tables dup sweeps ncu causes)
     wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
     join="$bin/chapter_08_join"
     source "$(dirname "$0")/../../../tools/figures-steps.sh"
@@ -64,6 +65,43 @@ case "$mode" in
       step ncu-lib ncu --section SpeedOfLight --kernel-name-base demangled -k regex:cub -c 8 \
         --log-file "$reports/ncu_lib.txt" \
         "$join" --join outer --stage lib --reps 1 --warmup 0
+    fi
+
+    # 6. The counters behind NOTES.md's open questions (the predictions are there). Stage 1 against stage 2 by
+    #    duplication, inner join of 2^22 x 2^22: every kernel's memory traffic, instructions and occupancy; stage 1's
+    #    writer's warp states and memory tables at dup 16 and 64. Then the stall reasons of stage 4's
+    #    bounds_and_offsets (outer join, 2^24 x 2^24) beside chapter 03's best sorted search on the same 2^25 keys,
+    #    and the stall metrics this ncu knows.
+    if wants causes; then
+      traffic=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+      traffic+=,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
+      traffic+=,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,dram__bytes_read.sum,dram__bytes_write.sum
+      traffic+=,smsp__inst_executed.sum,gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active
+      for dup in 1 16 64; do
+        step "ncu-naive-dup$dup" ncu --clock-control none --metrics "$traffic" \
+          -k regex:'bounds_by_binary_search|DeviceScan|expand_per_object' -c 4 --csv \
+          --log-file "$reports/ncu_naive_dup$dup.csv" "$join" --n 2^22 --dup "$dup" --stage 1 --reps 1 --warmup 0
+      done
+      for dup in 1 64; do
+        step "ncu-sorted-search-dup$dup" ncu --clock-control none --metrics "$traffic" \
+          -k regex:'merge_path_partitions|search_tiles|DeviceScan|expansion_partitions|expand_rows' -c 8 --csv \
+          --log-file "$reports/ncu_sorted_search_dup$dup.csv" "$join" --n 2^22 --dup "$dup" --stage 2 --reps 1 \
+          --warmup 0
+      done
+      for dup in 16 64; do
+        step "ncu-naive-writer-dup$dup" ncu --clock-control none --section WarpStateStats \
+          --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables --section Occupancy \
+          -k regex:expand_per_object -c 1 --log-file "$reports/ncu_naive_writer_dup$dup.txt" \
+          "$join" --n 2^22 --dup "$dup" --stage 1 --reps 1 --warmup 0
+      done
+      stalls=(--section WarpStateStats --section SourceCounters --section SchedulerStats --section Occupancy
+        --section SpeedOfLight --section MemoryWorkloadAnalysis --section LaunchStats)
+      step ncu-bounds-stalls ncu --clock-control none "${stalls[@]}" -k regex:bounds_and_offsets -c 1 \
+        --log-file "$reports/ncu_bounds_stalls.txt" "$join" --join outer --stage tuned --reps 1 --warmup 0
+      step ncu-ch03-search-stalls ncu --clock-control none "${stalls[@]}" -k regex:search_tiles -c 1 \
+        --log-file "$reports/ncu_ch03_search_stalls.txt" "$bin/chapter_03_merge" --problem search --na 2^24 \
+        --nb 2^24 --stage 2 --reps 1 --warmup 0
+      step ncu-query-metrics ncu --query-metrics
     fi
     steps_end
     ;;
