@@ -18,8 +18,9 @@ template <class T>
 int run(Session& session, const CsrMatrix& matrix, const Plan& plan) {
   session.require_device_bytes(device_bytes_needed(matrix, sizeof(T)), plan.input->source_text);
   for (const std::string& note : plan.input->source->size().notes) session.note(note);
-  for (const std::string& note : matrix_notes(matrix, plan.wide_values)) session.note(note);
-  SpmvProblem<T> problem(matrix, session.options().seed);
+  const std::int64_t integer_bound = plan.input->integer_bound;
+  for (const std::string& note : matrix_notes(matrix, plan.wide_values, integer_bound)) session.note(note);
+  SpmvProblem<T> problem(matrix, session.options().seed, integer_bound);
   // A library row cuSPARSE refused to prepare for this matrix is left out, with the reason.
   std::vector<SpmvStage<T>> table;
   for (const SpmvStage<T>& stage : spmv_stages<T>()) {
@@ -58,6 +59,7 @@ Chapter<Plan> chapter() {
     MatrixInput& input = *plan.input;
     require_host_bytes(host_bytes_needed(input.source->size(), value_bytes(plan), false), input.source_text);
     if (!input.source->generated()) input.load(options.seed);  // a bad file: exit 2 before the GPU
+    require_exact_integer_sums(plan, options);                 // a row too long for --values integer too
   };
   spec.analyze = {
       "Print the matrix's row-length statistics and what each stage makes of them (idle lanes, work "
@@ -69,7 +71,9 @@ Chapter<Plan> chapter() {
   spec.run = [](Session& session, const Plan& plan) {
     MatrixInput& input = *plan.input;
     session.require_device_bytes(device_bytes_needed(input.source->size(), value_bytes(plan)), input.source_text);
-    const CsrMatrix& matrix = input.load(session.options().seed);
+    const CsrMatrix& matrix = plan.values == ValueKind::integer
+                                  ? input.load_integer(session.options().seed, value_bytes(plan))
+                                  : input.load(session.options().seed);
     return plan.wide_values ? run<double>(session, matrix, plan) : run<float>(session, matrix, plan);
   };
   return spec;

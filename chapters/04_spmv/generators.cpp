@@ -502,19 +502,23 @@ MatrixSize generator_size(const std::string& spec) {
   const std::string name = generator_name(spec);
   if (name == "lecture") {
     lecture_matrix(spec);  // checks that it has no arguments
-    return {4, 4, 7, 0.0, {}};
+    return {4, 4, 7, 3, 0.0, {}};
   }
   if (name == "stencil5" || name == "stencil27") {
     const bool five = name == "stencil5";
     const SpecReader reader(spec, 1, five ? kStencil5Synopsis : kStencil27Synopsis);
     const GridSpec grid = five ? read_stencil5(reader) : read_stencil27(reader);
-    return {grid.rows(), grid.rows(), five ? stencil5_nonzeros(grid) : stencil27_nonzeros(grid), 0.0, {}};
+    // An inner point's row: its neighbours in each dimension of n points, min(n, 3) with itself.
+    const std::int64_t sx = std::min<std::int64_t>(grid.nx, 3), sy = std::min<std::int64_t>(grid.ny, 3);
+    const std::int64_t longest = five ? sx + sy - 1 : sx * sy * std::min<std::int64_t>(grid.nz, 3);
+    return {grid.rows(), grid.rows(), five ? stencil5_nonzeros(grid) : stencil27_nonzeros(grid), longest, 0.0, {}};
   }
   if (name == "uniform" || name == "huge-row") {
     const bool huge = name == "huge-row";
     const SpecReader reader(spec, huge ? 3 : 2, huge ? kHugeRowSynopsis : kUniformSynopsis);
     const RandomRowsSpec rows = huge ? read_huge_row(reader) : read_uniform(reader);
-    MatrixSize size{rows.rows, rows.cols, rows.nonzeros(), 0.0, {}};
+    const std::int64_t longest = !huge ? rows.k : rows.rows > 1 ? std::max(rows.k, rows.long_row) : rows.long_row;
+    MatrixSize size{rows.rows, rows.cols, rows.nonzeros(), longest, 0.0, {}};
     if (huge && rows.long_row > rows.rows)
       size.notes.push_back(spec + ": LONG = " + std::to_string(rows.long_row) + " is above ROWS = " +
                            std::to_string(rows.rows) + ", so the matrix has " + std::to_string(rows.cols) +
@@ -524,9 +528,11 @@ MatrixSize generator_size(const std::string& spec) {
   if (name == "rmat") {
     const RmatSpec rmat = read_rmat(SpecReader(spec, 2, kRmatSynopsis));
     // The edges, packed in 8 bytes, as drawn and as sorted by row; the permutation; the rows' counts.
+    // A row's repeated edges are merged: it has at most one nonzero per column.
     return {rmat.vertices(),
             rmat.vertices(),
             rmat.edges(),
+            rmat.vertices(),
             16.0 * static_cast<double>(rmat.edges()) + 8.0 * static_cast<double>(rmat.vertices()),
             {}};
   }

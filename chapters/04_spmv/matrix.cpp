@@ -49,6 +49,12 @@ void validate(const CsrMatrix& matrix) {
   }
 }
 
+std::int32_t longest_row(const CsrMatrix& matrix) {
+  std::int32_t longest = 0;
+  for (std::int32_t row = 0; row < matrix.rows; ++row) longest = std::max(longest, matrix.row_length(row));
+  return longest;
+}
+
 double host_bytes_needed(const MatrixSize& size, std::size_t value_bytes, bool analyze) {
   const double rows = static_cast<double>(size.rows), cols = static_cast<double>(size.cols);
   const double nonzeros = static_cast<double>(size.nonzeros);
@@ -105,6 +111,50 @@ std::vector<double> make_x(std::size_t count, std::uint64_t seed) {
   return x;
 }
 
+std::int64_t integer_value_bound(std::int64_t longest_row, std::size_t value_bytes) {
+  // The bound of the header: longest_row x M x M <= exact_integer_limit, the largest M up to 8.
+  const double limit = exact_integer_limit(value_bytes);
+  for (std::int64_t bound = kMaxIntegerValue; bound >= 1; --bound)
+    if (static_cast<double>(longest_row) * static_cast<double>(bound * bound) <= limit) return bound;
+  return 0;
+}
+
+std::int64_t make_integer_valued(CsrMatrix& matrix, std::size_t value_bytes, std::uint64_t seed) {
+  const std::int64_t bound = integer_value_bound(longest_row(matrix), value_bytes);
+  if (bound == 0) return 0;
+  constexpr std::int64_t kPerChunk = 1 << 16;
+  const std::int64_t total = static_cast<std::int64_t>(matrix.nnz());
+  for_each_chunk((total + kPerChunk - 1) / kPerChunk, [&](std::int64_t chunk) {
+    RandomStream random(seed, Stream::integer_values, static_cast<std::uint64_t>(chunk));
+    const std::int64_t last = std::min(total, (chunk + 1) * kPerChunk);
+    for (std::int64_t j = chunk * kPerChunk; j < last; ++j) matrix.values[j] = nonzero_integer(random, bound);
+  });
+  matrix.description += ", integer values in [-" + std::to_string(bound) + ", " + std::to_string(bound) + "]";
+  return bound;
+}
+
+std::vector<double> make_integer_x(std::size_t count, std::int64_t bound, std::uint64_t seed) {
+  if (bound < 1) throw std::invalid_argument("make_integer_x: bound " + std::to_string(bound) + ", want 1 or more");
+  std::vector<double> x(count);
+  constexpr std::int64_t kPerChunk = 1 << 16;
+  const std::int64_t total = static_cast<std::int64_t>(count);
+  for_each_chunk((total + kPerChunk - 1) / kPerChunk, [&](std::int64_t chunk) {
+    RandomStream random(seed, Stream::integer_x, static_cast<std::uint64_t>(chunk));
+    const std::int64_t last = std::min(total, (chunk + 1) * kPerChunk);
+    for (std::int64_t i = chunk * kPerChunk; i < last; ++i) x[i] = nonzero_integer(random, bound);
+  });
+  // Never all equal: a constant x would hide a stage that mixes up columns.
+  if (count >= 2 && std::all_of(x.begin(), x.end(), [&](double value) { return value == x[0]; })) x[count - 1] = -x[0];
+  return x;
+}
+
+template <class T>
+Check check_y(const std::vector<T>& y, const std::vector<double>& want, const std::vector<double>& scale,
+              ValueKind values) {
+  if (values == ValueKind::real) return compare_within(y, want, scale, tolerance<T>());
+  return compare_exact(std::vector<double>(y.begin(), y.end()), want);
+}
+
 template <class T>
 void spmv_reference(const CsrMatrix& matrix, const std::vector<double>& x, std::vector<double>& y,
                     std::vector<double>* scale) {
@@ -139,6 +189,10 @@ void spmv_reference(const CsrMatrix& matrix, const std::vector<double>& x, std::
   });
 }
 
+template Check check_y<float>(const std::vector<float>&, const std::vector<double>&, const std::vector<double>&,
+                              ValueKind);
+template Check check_y<double>(const std::vector<double>&, const std::vector<double>&, const std::vector<double>&,
+                               ValueKind);
 template void spmv_reference<float>(const CsrMatrix&, const std::vector<double>&, std::vector<double>&,
                                     std::vector<double>*);
 template void spmv_reference<double>(const CsrMatrix&, const std::vector<double>&, std::vector<double>&,

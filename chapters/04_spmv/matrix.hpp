@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "host/verify.hpp"
+
 namespace stepwise::spmv {
 
 /// A sparse matrix in CSR form with 32-bit indices (cuSPARSE's CUSPARSE_INDEX_32I): at most
@@ -35,6 +37,9 @@ struct CsrMatrix {
   /// Number of nonzeros of row @p row.
   std::int32_t row_length(std::int32_t row) const { return offsets[row + 1] - offsets[row]; }
 };
+
+/// The nonzeros of the longest row of @p matrix (0 without rows).
+std::int32_t longest_row(const CsrMatrix& matrix);
 
 /// Checks the CSR invariants (sizes, offsets non-decreasing from 0 to nnz, columns in range and
 /// strictly increasing within each row).
@@ -56,6 +61,9 @@ struct MatrixSize {
   /// The nonzeros, or at most this many: R-MAT's edges before repeated ones are merged, a file's
   /// entries (the stored triangle mirrored) before duplicates are summed.
   std::int64_t nonzeros = 0;
+  /// The nonzeros of the longest row, or at most this many: exact for the lecture's matrix, the
+  /// stencils, uniform and huge-row; R-MAT's and a file's are at most their columns and nonzeros.
+  std::int64_t longest_row = 0;
   /// Host bytes building the matrix holds besides the matrix: a file's text and its entries, or
   /// R-MAT's edges (each twice while they are sorted by row) and vertex permutation.
   double build_bytes = 0.0;
@@ -124,5 +132,54 @@ template <class T>
 constexpr double tolerance() {
   return sizeof(T) == 4 ? 1.0 / (1 << 24) : 1.0 / 9007199254740992.0;
 }
+
+// --values integer: a check that every summation order must pass exactly -------------------------
+
+/// The values a run multiplies (--values).
+enum class ValueKind {
+  /// The matrix's own values and x uniform in [-1, 1) (make_x), checked within tolerance(): a
+  /// bound that grows with the row, so on a row of 2^24 nonzeros in float32 it admits any y
+  /// between -sum |a x| and sum |a x|, and says nothing about the carries of a long row.
+  real,
+  /// Small integers in place of the values and of x (make_integer_valued, make_integer_x), few
+  /// enough that every partial sum of a row is an integer the element type holds exactly: y
+  /// must then equal the reference exactly, in any summation order.
+  integer,
+};
+
+/// The largest |value| and |x| of --values integer: integers in [-8, 8] without 0.
+inline constexpr std::int64_t kMaxIntegerValue = 8;
+
+/// The largest magnitude up to which every integer is exact in an element of @p value_bytes: 2^24
+/// in float32 (a 24-bit significand), 2^53 in float64.
+constexpr double exact_integer_limit(std::size_t value_bytes) {
+  return value_bytes == sizeof(float) ? 16777216.0 : 9007199254740992.0;
+}
+
+/// The bound M of --values integer for a matrix whose longest row has @p longest_row nonzeros,
+/// in elements of @p value_bytes: the largest M from 1 to kMaxIntegerValue with
+/// longest_row x M x M <= exact_integer_limit. With values and x integers in [-M, M], every
+/// product is an integer of magnitude at most M^2 and every partial sum of a row, in any order
+/// and grouping (a thread's running sum, a shuffle tree, a tile's carry), an integer of
+/// magnitude at most longest_row x M^2: exact, so the sum is exact whatever the order.
+/// @returns M, or 0 when even M = 1 is too large (a float32 row above 2^24 nonzeros).
+std::int64_t integer_value_bound(std::int64_t longest_row, std::size_t value_bytes);
+
+/// Replaces every value of @p matrix by an integer in [-M, M] without 0, M =
+/// integer_value_bound(longest_row(matrix), @p value_bytes), drawn from @p seed and the
+/// nonzero's place (the same matrix on any machine and any number of threads), and adds
+/// `, integer values in [-M, M]` to its description.
+/// @returns M, or 0 (the matrix left as it is) when no M keeps its sums exact.
+std::int64_t make_integer_valued(CsrMatrix& matrix, std::size_t value_bytes, std::uint64_t seed);
+
+/// The x of --values integer: @p count integers in [-@p bound, @p bound] without 0, reproducible
+/// from @p seed, never all equal.
+std::vector<double> make_integer_x(std::size_t count, std::int64_t bound, std::uint64_t seed);
+
+/// A stage's @p y against the reference @p want: with ValueKind::integer exactly (every element
+/// equal), else within tolerance<T>() x @p scale (matrix.hpp's bound, any summation order).
+template <class T>
+Check check_y(const std::vector<T>& y, const std::vector<double>& want, const std::vector<double>& scale,
+              ValueKind values);
 
 }  // namespace stepwise::spmv

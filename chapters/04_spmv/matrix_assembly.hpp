@@ -41,7 +41,16 @@ inline void for_each_row_chunk(std::int64_t rows,
 // Random numbers ----------------------------------------------------------------------------------
 
 /// The independent random streams of the generators: each (seed, stream, chunk) starts its own.
-enum class Stream : std::uint64_t { uniform = 1, long_row, rmat_permutation, rmat_edges, rmat_values, x };
+enum class Stream : std::uint64_t {
+  uniform = 1,
+  long_row,
+  rmat_permutation,
+  rmat_edges,
+  rmat_values,
+  x,
+  integer_values,  ///< --values integer: the matrix's values
+  integer_x,       ///< --values integer: x
+};
 
 /// A SplitMix64 sequence started from (seed, stream, chunk): chunk k of a generator draws from
 /// its own sequence, so what it draws does not depend on which thread runs it or when.
@@ -71,6 +80,12 @@ class RandomStream {
 inline double unit_value(std::uint64_t word) {
   constexpr double kHalfRange = 8388608.0;  // 2^23
   return (static_cast<double>(word >> 40) - kHalfRange) / kHalfRange;
+}
+
+/// A nonzero integer in [-@p bound, @p bound] (bound >= 1), uniform over the 2 x bound of them.
+inline double nonzero_integer(RandomStream& random, std::int64_t bound) {
+  const std::int64_t k = random.below(2 * bound) - bound;  // [-bound, bound - 1]
+  return static_cast<double>(k < 0 ? k : k + 1);
 }
 
 // CSR assembly ------------------------------------------------------------------------------------

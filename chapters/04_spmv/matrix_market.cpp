@@ -207,6 +207,7 @@ class MatrixMarketParser {
     const std::int64_t entries = std::min(entry_count_, entry_capacity_);  // at most what the file holds
     const std::int64_t stored = symmetry_ == Symmetry::general ? entries : 2 * entries;
     size.nonzeros = std::min(stored, rows_ * cols_);
+    size.longest_row = std::min(size.nonzeros, cols_);  // a row holds each column once
     // The text, the entries as read and as sorted by row (16 bytes each), the rows' counts.
     size.build_bytes = static_cast<double>(file_bytes_) + 2.0 * sizeof(FileEntry) * static_cast<double>(stored) +
                        4.0 * static_cast<double>(rows_);

@@ -1,9 +1,11 @@
 #include "options.hpp"
 
 #include <stdexcept>
+#include <string>
 
 #include "generators.hpp"
 #include "host/mode_options.hpp"
+#include "host/report.hpp"
 #include "host/sizes.hpp"
 
 namespace stepwise::spmv {
@@ -31,6 +33,22 @@ const CsrMatrix& MatrixInput::load(std::uint64_t seed) {
   return *matrix;
 }
 
+const CsrMatrix& MatrixInput::load_integer(std::uint64_t seed, std::size_t value_bytes) {
+  load(seed);
+  if (integer_bound == 0) {
+    integer_bound = make_integer_valued(*matrix, value_bytes, seed);
+    if (integer_bound == 0) {
+      const bool narrow = value_bytes == sizeof(float);
+      throw UsageError("--values integer: " + source_text + " has a row of " + std::to_string(longest_row(*matrix)) +
+                       " nonzeros, and " + (narrow ? "float32" : "float64") +
+                       " sums a row of integers exactly in every order only up to " + (narrow ? "2^24" : "2^53") +
+                       " = " + format_fixed(exact_integer_limit(value_bytes), 0) + " terms of +-1" +
+                       (narrow ? " (--type float64 holds integers up to 2^53)" : ""));
+    }
+  }
+  return *matrix;
+}
+
 void add_options(ChapterCli& cli, Plan& plan) {
   std::string generators;
   for (const std::string& synopsis : generator_synopses()) generators += "\n  " + synopsis;
@@ -47,6 +65,18 @@ void add_options(ChapterCli& cli, Plan& plan) {
           "Element type of the matrix, x and y")
       ->check(CLI::IsMember({"float32", "float64"}))
       ->default_str("float32")
+      ->excludes(cli.option("--analyze"));
+  cli.app()
+      .add_option_function<std::string>(
+          "--values",
+          [&plan](const std::string& values) {
+            plan.values = values == "integer" ? ValueKind::integer : ValueKind::real;
+          },
+          "The values of the matrix and x: real (the matrix's own, x uniform in [-1, 1), checked within a rounding "
+          "bound) or integer (both replaced by integers in [-8, 8] without 0, fewer where the longest row needs it, "
+          "so that every partial sum is exact: checked for exact equality)")
+      ->check(CLI::IsMember({"real", "integer"}))
+      ->default_str("real")
       ->excludes(cli.option("--analyze"));
   cli.option("--n")
       ->description(
@@ -73,6 +103,13 @@ void validate_plan(Plan& plan, const CommonOptions& options) {
   } catch (const MatrixError& error) {
     throw UsageError((options.n_given ? input.source_text + ": " : "--matrix: ") + std::string(error.what()));
   }
+}
+
+void require_exact_integer_sums(const Plan& plan, const CommonOptions& options) {
+  if (plan.values != ValueKind::integer) return;
+  MatrixInput& input = *plan.input;
+  if (integer_value_bound(input.source->size().longest_row, value_bytes(plan)) == 0)
+    input.load_integer(options.seed, value_bytes(plan));  // the spec allows a row too long: the matrix decides
 }
 
 }  // namespace stepwise::spmv

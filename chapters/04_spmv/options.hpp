@@ -1,5 +1,6 @@
 /// @file options.hpp
-/// The chapter's command line: which matrix, which element type, or --analyze. Host code only.
+/// The chapter's command line: which matrix, which element type, which values (the matrix's own,
+/// or small integers checked exactly), or --analyze. Host code only.
 ///
 /// The matrix sets the size of the problem: a generator spec (`--matrix uniform:4194304:16`) or a
 /// Matrix Market file (`--matrix web-Google.mtx`) says how large it is, and the report's n is the
@@ -37,9 +38,17 @@ struct MatrixInput {
   /// --matrix stencil27:128x128x256`: what a refusal of the matrix names.
   std::string source_text;
   std::optional<CsrMatrix> matrix;  ///< the matrix, once built (load)
+  /// --values integer: the bound M of the integers that replaced the matrix's values (and that
+  /// x is drawn from), once load_integer has replaced them; 0 before, and for real values.
+  std::int64_t integer_bound = 0;
 
   /// The matrix, built from the source the first time (a bad file is bad input: UsageError).
   const CsrMatrix& load(std::uint64_t seed);
+  /// The matrix of --values integer: load()'s, its values replaced by integers the first time
+  /// (make_integer_valued, for elements of @p value_bytes), M kept in integer_bound.
+  /// @throws UsageError naming the matrix when no M keeps its sums exact (a row above 2^24
+  ///   nonzeros in float32).
+  const CsrMatrix& load_integer(std::uint64_t seed, std::size_t value_bytes);
 };
 
 /// Everything a run needs beyond the common options: the options write into it while parsing.
@@ -47,12 +56,13 @@ struct Plan {
   std::string matrix = kDefaultMatrix;  ///< --matrix
   bool matrix_given = false;            ///< --matrix was on the command line
   bool wide_values = false;             ///< --type float64
+  ValueKind values = ValueKind::real;   ///< --values
   std::shared_ptr<MatrixInput> input = std::make_shared<MatrixInput>();
 };
 
-/// Adds --matrix and --type to @p cli, writing into @p plan, gives the common `--n` its meaning
-/// here (it excludes --matrix) and records it as typed. --analyze reads --n and --seed (the random
-/// generators'); --type is refused beside it.
+/// Adds --matrix, --type and --values to @p cli, writing into @p plan, gives the common `--n` its
+/// meaning here (it excludes --matrix) and records it as typed. --analyze reads --n and --seed (the
+/// random generators'); --type and --values are refused beside it.
 void add_options(ChapterCli& cli, Plan& plan);
 
 /// Opens the matrix of --matrix or --n (after the common checks, so --check-options opens it too).
@@ -61,5 +71,10 @@ void validate_plan(Plan& plan, const CommonOptions& options);
 
 /// Bytes per value of the matrix, x and y: 4 or 8 (--type float64).
 inline std::size_t value_bytes(const Plan& plan) { return plan.wide_values ? sizeof(double) : sizeof(float); }
+
+/// --values integer before the GPU opens: refuses (UsageError naming the matrix) a matrix whose
+/// longest row no integer bound keeps exact (integer_value_bound), from the spec's longest row
+/// (MatrixSize::longest_row) when that is short enough, else from the matrix itself, built now.
+void require_exact_integer_sums(const Plan& plan, const CommonOptions& options);
 
 }  // namespace stepwise::spmv

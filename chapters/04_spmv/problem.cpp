@@ -3,8 +3,10 @@
 #include <algorithm>
 
 #include "analysis.hpp"
+#include "host/cli.hpp"
 #include "host/report.hpp"
 #include "host/sizes.hpp"
+#include "host/stage.hpp"
 #include "host/verify.hpp"
 
 namespace stepwise::spmv {
@@ -13,12 +15,6 @@ namespace {
 template <class T>
 std::vector<T> converted(const std::vector<double>& values) {
   return std::vector<T>(values.begin(), values.end());
-}
-
-std::int32_t longest_row(const CsrMatrix& matrix) {
-  std::int32_t longest = 0;
-  for (std::int32_t row = 0; row < matrix.rows; ++row) longest = std::max(longest, matrix.row_length(row));
-  return longest;
 }
 
 }  // namespace
@@ -41,9 +37,11 @@ double device_bytes_needed(const CsrMatrix& matrix, std::size_t value_bytes) {
 }
 
 template <class T>
-SpmvProblem<T>::SpmvProblem(const CsrMatrix& matrix, std::uint64_t seed)
+SpmvProblem<T>::SpmvProblem(const CsrMatrix& matrix, std::uint64_t seed, std::int64_t integer_bound)
     : matrix_(matrix),
-      x_(make_x(static_cast<std::size_t>(matrix.cols), seed)),
+      value_kind_(integer_bound > 0 ? ValueKind::integer : ValueKind::real),
+      x_(integer_bound > 0 ? make_integer_x(static_cast<std::size_t>(matrix.cols), integer_bound, seed)
+                           : make_x(static_cast<std::size_t>(matrix.cols), seed)),
       offsets_(matrix.offsets),
       columns_(matrix.columns),
       values_(converted<T>(matrix.values)),
@@ -81,7 +79,7 @@ void SpmvProblem<T>::poison_output() {
 
 template <class T>
 Check SpmvProblem<T>::check_output() {
-  return compare_within(y_.download(), want_, scale_, tolerance<T>());
+  return check_y(y_.download(), want_, scale_, value_kind_);
 }
 
 template <class T>
@@ -94,7 +92,7 @@ void SpmvProblem<T>::launch(const SpmvStage<T>& stage, const LaunchShape& shape,
   stage.launch(view_, x_device_.data(), y_.data(), workspace_, shape, stream);
 }
 
-std::vector<std::string> matrix_notes(const CsrMatrix& matrix, bool wide_values) {
+std::vector<std::string> matrix_notes(const CsrMatrix& matrix, bool wide_values, std::int64_t integer_bound) {
   const std::int32_t longest = longest_row(matrix);
   const double mean = matrix.rows > 0 ? static_cast<double>(matrix.nnz()) / matrix.rows : 0.0;
   std::vector<std::string> notes;
@@ -105,9 +103,37 @@ std::vector<std::string> matrix_notes(const CsrMatrix& matrix, bool wide_values)
   notes.push_back("stage " + std::to_string(vector.number) + " (" + vector.name + ") gives each row " +
                   std::to_string(vector_lanes_for(mean)) +
                   " lanes unless its shape says otherwise; GFLOP/s counts 2 flops per nonzero");
-  notes.push_back(std::string("checked against a double-precision reference: |y - want| <= ") +
-                  (wide_values ? "2^-53" : "2^-24") +
-                  " x (row length + 2) x sum |a x| per row (the bound of any summation order)");
+  const std::string type = wide_values ? "float64" : "float32";
+  if (integer_bound > 0) {
+    const std::string m = std::to_string(integer_bound);
+    notes.push_back("--values integer: the values and x are integers in [-" + m + ", " + m +
+                    "] without 0, and the longest row x " + m + "^2 = " +
+                    format_count(static_cast<std::uint64_t>(longest) * static_cast<std::uint64_t>(integer_bound) *
+                                 static_cast<std::uint64_t>(integer_bound)) +
+                    " <= " + (wide_values ? "2^53" : "2^24") + ", so every partial sum of a row is an integer " + type +
+                    " holds exactly: y must equal the double-precision reference exactly, in any summation order");
+  } else {
+    notes.push_back(std::string("checked against a double-precision reference: |y - want| <= ") +
+                    (wide_values ? "2^-53" : "2^-24") +
+                    " x (row length + 2) x sum |a x| per row (the bound of any summation order; --values integer "
+                    "checks exactly)");
+    // Which rows give the same bits from run to run, by their deterministic trait (exact integers
+    // are the same bits in every row, so this is said of real values only).
+    const auto& table = spmv_stages<float>();
+    const auto rows_where = [&](bool deterministic) {
+      std::vector<std::string> rows;
+      const std::vector<int> numbers = kernel_numbers_where(
+          table, [&](const SpmvStage<float>& stage) { return stage.traits.deterministic == deterministic; });
+      if (!numbers.empty()) rows.push_back(describe_stage_numbers(numbers));
+      for (const SpmvStage<float>& stage : table)
+        if (stage.kind == RowKind::library && stage.traits.deterministic == deterministic) rows.push_back(stage.name);
+      return join_words(rows, "and");
+    };
+    notes.push_back("the same bits from run to run: " + rows_where(true) +
+                    " (a summation order fixed by the matrix and the shape); " + rows_where(false) +
+                    " may differ in the last bits (floating-point atomics in a stage, no such promise from the "
+                    "library)");
+  }
   notes.push_back("cuSPARSE: handle, buffers and cusparseSpMV_preprocess made once before timing");
   return notes;
 }

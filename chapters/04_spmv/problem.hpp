@@ -24,8 +24,10 @@ template <class T>
 class SpmvProblem final : public Problem {
  public:
   /// Copies @p matrix and a seeded x to the device, computes the reference, and prepares
-  /// cuSPARSE (needs a GPU). @p matrix must outlive the problem.
-  SpmvProblem(const CsrMatrix& matrix, std::uint64_t seed);
+  /// cuSPARSE (needs a GPU). @p matrix must outlive the problem. With @p integer_bound M > 0 (the
+  /// matrix's values made integers by make_integer_valued, which returned M), x is integers in
+  /// [-M, M] too (make_integer_x) and y must equal the reference exactly (check_y).
+  SpmvProblem(const CsrMatrix& matrix, std::uint64_t seed, std::int64_t integer_bound = 0);
 
   std::string element_type() const override;
   /// Values, column indices and row pointers once, x once, y once: nnz (sizeof(T) + 4) +
@@ -41,6 +43,10 @@ class SpmvProblem final : public Problem {
 
   /// Runs one row of the table on this problem's buffers.
   void launch(const SpmvStage<T>& stage, const LaunchShape& shape, cudaStream_t stream);
+  /// y as the last run left it (after a synchronization), for tests that compare runs bit by bit.
+  std::vector<T> download_y() const { return y_.download(); }
+  /// The reference y = A x, in double.
+  const std::vector<double>& reference() const { return want_; }
   /// Why cuSPARSE refused to prepare @p stage's algorithm for this matrix, or "" (cusparse_refusal).
   std::string library_refusal(const SpmvStage<T>& stage) {
     return cusparse_refusal(workspace_.cusparse(), stage.traits.cusparse);
@@ -48,6 +54,7 @@ class SpmvProblem final : public Problem {
 
  private:
   const CsrMatrix& matrix_;
+  ValueKind value_kind_;
   std::vector<double> x_;
   std::vector<double> want_, scale_, scratch_;
   DeviceBuffer<std::int32_t> offsets_, columns_;
@@ -57,7 +64,8 @@ class SpmvProblem final : public Problem {
 };
 
 /// The report's notes about @p matrix: its size and row lengths, what the vector stage makes of
-/// them, and how results are checked.
-std::vector<std::string> matrix_notes(const CsrMatrix& matrix, bool wide_values);
+/// them, how results are checked (exactly with @p integer_bound M > 0, --values integer), and
+/// which rows give the same bits from run to run (the deterministic trait).
+std::vector<std::string> matrix_notes(const CsrMatrix& matrix, bool wide_values, std::int64_t integer_bound);
 
 }  // namespace stepwise::spmv

@@ -107,6 +107,11 @@ struct SpmvTraits {
   bool keeps_partitions = false;
   /// The section of the --analyze report that tells what the row makes of the matrix.
   StageModel model = StageModel::none;
+  /// The row adds every y in an order fixed by the matrix and the launch shape (no floating-point
+  /// atomics; for a library row, an order its documentation promises), so it gives the same bits
+  /// from run to run on one GPU. False: the last bits may differ between runs (within the
+  /// tolerance of matrix.hpp; --values integer, whose sums are exact, gives the same bits anyway).
+  bool deterministic = false;
 };
 
 /// A row of the table.

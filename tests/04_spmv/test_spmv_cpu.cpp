@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "host/data.hpp"
 #include "matrix.hpp"
 #include "matrix_test_support.hpp"
+#include "problem.hpp"
 #include "spmv.hpp"
 
 using namespace stepwise;
@@ -397,4 +399,75 @@ TEST_CASE("analyze_json: the report as one document, with the merge walk of a sm
   AnalysisShapes bad;
   bad.walk_threads = 0;
   CHECK_THROWS_AS(analyze_json(lecture, bad, {}), std::invalid_argument);
+}
+
+// What the checks prove ---------------------------------------------------------------------------
+
+TEST_CASE("--values integer: the exact check refuses y without one of a long row's carries; the float bound does not") {
+  // The negative control of the GPU tests' exact checks: y right everywhere but for one carry of
+  // stage 4's tiles, the partial sum a tile leaves for a row still open at its end.
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  CsrMatrix matrix = generate_matrix("huge-row:3000:3:200000", seed);
+  const std::int64_t bound = make_integer_valued(matrix, sizeof(float), seed);
+  REQUIRE(bound == 8);  // 200000 x 8^2 <= 2^24
+  const std::vector<double> x = make_integer_x(static_cast<std::size_t>(matrix.cols), bound, seed);
+  std::vector<double> want, scale;
+  spmv_reference<float>(matrix, x, want, &scale);
+
+  // Stage 4's tiles at its default shape, cut where merge_path cuts them (as the partition
+  // kernel does): the first tile that ends inside the long row with a nonzero carry.
+  const auto& table = spmv_stages<float>();
+  const auto merge = std::find_if(table.begin(), table.end(), [](const SpmvStage<float>& stage) {
+    return stage.traits.model == StageModel::merge;
+  });
+  REQUIRE(merge != table.end());
+  const std::int64_t tile = static_cast<std::int64_t>(merge->shape.threads) * merge->shape.items;
+  const std::int64_t rows = matrix.rows, nnz = static_cast<std::int64_t>(matrix.nnz());
+  const auto nonzeros_before = [&](std::int64_t diagonal) {
+    return merge_path<Bounds::upper>(CountingIterator<std::int64_t>{0}, nnz, matrix.offsets.data() + 1, rows,
+                                     std::min(diagonal, rows + nnz), Less{});
+  };
+  const std::int32_t long_row = matrix.rows / 2;
+  REQUIRE(matrix.row_length(long_row) == 200000);
+  double carry = 0.0;
+  std::int64_t carrying_tiles = 0;
+  for (std::int64_t first = 0; first < rows + nnz && carry == 0.0; first += tile) {
+    const std::int64_t end = nonzeros_before(first + tile);
+    if ((first + tile) - end != long_row || end <= matrix.offsets[long_row]) continue;  // not open at the tile's end
+    ++carrying_tiles;
+    for (std::int64_t j = std::max<std::int64_t>(nonzeros_before(first), matrix.offsets[long_row]); j < end; ++j)
+      carry += matrix.values[j] * x[matrix.columns[j]];
+  }
+  REQUIRE(carrying_tiles > 0);
+  REQUIRE(carry != 0.0);
+
+  std::vector<float> y(want.begin(), want.end());  // exact: float holds every one of these integers
+  REQUIRE(check_y(y, want, scale, ValueKind::integer).passed);
+  y[long_row] -= static_cast<float>(carry);  // the carry dropped (still an integer float holds exactly)
+  const Check exact = check_y(y, want, scale, ValueKind::integer);
+  CHECK_FALSE(exact.passed);
+  CHECK(contains(exact.detail, "1 of 3000 elements differ; first at index 1500"));
+  // The float bound grows with the row, 2^-24 x (len + 2) x sum |a x|: on a row of 200,000 it is
+  // wider than a whole tile's carry, so the same y passes it.
+  CHECK(std::abs(carry) < tolerance<float>() * scale[long_row]);
+  CHECK(check_y(y, want, scale, ValueKind::real).passed);
+}
+
+TEST_CASE("matrix_notes: the exact check with --values integer, else the bound and the rows that repeat their bits") {
+  CsrMatrix matrix = generate_matrix("lecture", 1);
+  const std::vector<std::string> real = matrix_notes(matrix, false, 0);
+  const auto any_note = [](const std::vector<std::string>& notes, const std::string& part) {
+    return std::any_of(notes.begin(), notes.end(), [&](const std::string& note) { return contains(note, part); });
+  };
+  CHECK(any_note(real, "|y - want| <= 2^-24 x (row length + 2)"));
+  CHECK(any_note(real, "the same bits from run to run: "));
+  for (const SpmvStage<float>& stage : spmv_stages<float>())
+    if (stage.kind == RowKind::library) CHECK(any_note(real, stage.name));
+  REQUIRE(make_integer_valued(matrix, sizeof(float), 1) == 8);
+  const std::vector<std::string> integer = matrix_notes(matrix, false, 8);
+  CHECK(any_note(integer, "integers in [-8, 8] without 0, and the longest row x 8^2 = 192 <= 2^24"));
+  CHECK(any_note(integer, "must equal the double-precision reference exactly"));
+  CHECK_FALSE(any_note(integer, "|y - want|"));
+  CHECK(any_note(matrix_notes(matrix, true, 8), "<= 2^53, so every partial sum of a row is an integer float64"));
 }

@@ -291,8 +291,10 @@ TEST_CASE("bad generator specs: one MatrixError naming the spec and what is wron
 }
 
 TEST_CASE("MatrixSource: a generator's size before it is built, as generate_matrix builds it") {
-  for (const char* spec : {"lecture", "stencil5:30x17", "stencil27:9x5x4", "uniform:1000:7", "uniform:300x5000:9",
-                           "huge-row:1000:4:5000", "huge-row:2000:3:1500", "rmat:10:8", "uniform:50:0"}) {
+  for (const char* spec :
+       {"lecture", "stencil5:30x17", "stencil27:9x5x4", "uniform:1000:7", "uniform:300x5000:9", "huge-row:1000:4:5000",
+        "huge-row:2000:3:1500", "rmat:10:8", "uniform:50:0", "stencil5:1x1", "stencil5:2x1", "stencil5:1x7",
+        "stencil27:1x1x2", "stencil27:2x3x1", "huge-row:1:0:70", "huge-row:50:40:30"}) {
     CAPTURE(spec);
     MatrixSource source(spec);
     CHECK(source.generated());
@@ -304,9 +306,12 @@ TEST_CASE("MatrixSource: a generator's size before it is built, as generate_matr
       CHECK(size.nonzeros == 8 * 1024);  // edges drawn: at least the nonzeros left once repeats are merged
       CHECK(static_cast<std::int64_t>(matrix.nnz()) <= size.nonzeros);
       CHECK(size.build_bytes == doctest::Approx(16.0 * 8 * 1024 + 8.0 * 1024));
+      CHECK(size.longest_row == 1024);  // at most one nonzero per column
+      CHECK(longest_row(matrix) <= size.longest_row);
     } else {
       CHECK(size.nonzeros == static_cast<std::int64_t>(matrix.nnz()));
       CHECK(size.build_bytes == 0.0);
+      CHECK(size.longest_row == longest_row(matrix));  // exact: what --values integer checks before building
     }
     CHECK(same_matrix(matrix, generate_matrix(spec, 3)));
   }

@@ -5,11 +5,15 @@
 // memory allows: a library row cuSPARSE refuses to prepare must say why, not end the run), and
 // fresh seeds. y is
 // poisoned first and checked against the double-precision reference within matrix.hpp's
-// tolerance, and nothing may be written outside any buffer. A new stage is tested with no edit here.
+// tolerance, and nothing may be written outside any buffer. With --values integer (integer values
+// and x whose every partial sum is exact) every row must equal the reference exactly, on the
+// chapter's huge row too, where the tolerance would admit any y; and every row whose trait says it
+// is deterministic must give the same bits run after run. A new stage is tested with no edit here.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -49,6 +53,67 @@ void check_every_row(const CsrMatrix& matrix, std::uint64_t seed) {
                               << describe(shape) << ", seed " << seed);
       testing::check_run(problem, stage, shape, nullptr);
     }
+  }
+}
+
+/// --values integer on @p spec: the matrix's values and x replaced by integers whose every partial
+/// sum is exact, so every row of the table, at its default shape (and with @p every_shape at every
+/// shape of its sweep), must give y equal to the reference element by element, whatever order it
+/// sums in: the carries between threads and tiles included.
+template <class T>
+void check_exact_every_row(const std::string& spec, bool every_shape) {
+  const std::uint64_t seed = fresh_seed();
+  CsrMatrix matrix = generate_matrix(spec, seed);
+  const std::int64_t bound = make_integer_valued(matrix, sizeof(T), seed);
+  REQUIRE(bound > 0);
+  SpmvProblem<T> problem(matrix, seed, bound);
+  const std::vector<double>& want = problem.reference();
+  for (const SpmvStage<T>& stage : spmv_stages<T>()) {
+    const std::vector<LaunchShape> shapes = every_shape ? shapes_of(stage) : std::vector<LaunchShape>{stage.shape};
+    for (const LaunchShape& shape : shapes) {
+      INFO(matrix.description << ", " << (sizeof(T) == 4 ? "float32" : "float64") << ", stage " << stage.name << " "
+                              << describe(shape) << ", seed " << seed);
+      CHECK(problem.library_refusal(stage).empty());
+      testing::check_run(problem, stage, shape, nullptr);  // check_output: check_y, exact
+      const std::vector<T> y = problem.download_y();
+      REQUIRE(y.size() == want.size());
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < y.size(); ++i)
+        if (!(static_cast<double>(y[i]) == want[i])) ++differ;
+      CHECK_MESSAGE(differ == 0, differ, " of ", y.size(), " elements differ from the exact reference");
+    }
+  }
+}
+
+/// Whether @p a and @p b hold the same bits.
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(T) * a.size()) == 0;
+}
+
+/// Runs every row of the table at its default shape on @p spec's real values, once and then
+/// kRepeats more times, and compares each repeat's y with the first bit by bit: equal for every
+/// row whose deterministic trait says so; printed, never asserted either way, for the others.
+template <class T>
+void check_repeated_bits(const std::string& spec) {
+  constexpr int kRepeats = 4;
+  const std::uint64_t seed = fresh_seed();
+  const CsrMatrix matrix = generate_matrix(spec, seed);
+  SpmvProblem<T> problem(matrix, seed);
+  for (const SpmvStage<T>& stage : spmv_stages<T>()) {
+    INFO(matrix.description << ", " << (sizeof(T) == 4 ? "float32" : "float64") << ", stage " << stage.name << ", seed "
+                            << seed);
+    testing::check_run(problem, stage, stage.shape, nullptr);
+    const std::vector<T> first = problem.download_y();
+    int differing = 0;
+    for (int repeat = 0; repeat < kRepeats; ++repeat) {
+      testing::check_run(problem, stage, stage.shape, nullptr);  // poisoned first: a stale y cannot match
+      if (!same_bits(problem.download_y(), first)) ++differing;
+    }
+    MESSAGE("same bits: ", spec, " ", (sizeof(T) == 4 ? "float32" : "float64"), " ", stage.name,
+            stage.traits.deterministic ? " (deterministic)" : " (not promised)", ": ", differing, " of ", kRepeats,
+            " repeats differ from the first run");
+    if (stage.traits.deterministic) CHECK(differing == 0);
   }
 }
 
@@ -162,5 +227,27 @@ TEST_CASE("every row at the 32-bit limit, 2^31 - 8 nonzeros, where memory allows
       continue;
     }
     testing::check_run(problem, stage, stage.shape, nullptr);
+  }
+}
+
+TEST_CASE("--values integer: every row and shape equals the exact reference on a long row, an R-MAT and a stencil") {
+  for (const char* spec : {"huge-row:20000:8:200000", "rmat:16:16", "stencil27:40x40x80", "lecture"}) {
+    check_exact_every_row<float>(spec, true);
+    check_exact_every_row<double>(spec, true);
+  }
+}
+
+TEST_CASE("--values integer: every row equals the exact reference on the chapter's huge row, 2^24 nonzeros") {
+  // huge-row:4194304:8:16777216 (figures/regenerate.sh's hugerow): values and x +-1 in float32,
+  // the only bound whose 2^24-term sums are exact; [-8, 8] in float64. Default shapes only: stages 1
+  // and 2 walk the long row with one thread.
+  check_exact_every_row<float>("huge-row:4194304:8:16777216", false);
+  check_exact_every_row<double>("huge-row:4194304:8:16777216", false);
+}
+
+TEST_CASE("the same bits from run to run: asserted for the deterministic rows, printed for the others") {
+  for (const char* spec : {"huge-row:20000:8:300000", "rmat:16:16", "stencil27:40x40x80"}) {
+    check_repeated_bits<float>(spec);
+    check_repeated_bits<double>(spec);
   }
 }

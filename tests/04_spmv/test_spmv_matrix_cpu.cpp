@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -94,6 +96,103 @@ TEST_CASE("make_x: values from -1 to 1 exact in float, reproducible, never all e
   CHECK(make_x(1, 1).size() == 1);
   const std::vector<double> two = make_x(2, 3);
   CHECK(two[0] != two[1]);
+}
+
+// --values integer --------------------------------------------------------------------------------
+
+TEST_CASE("integer_value_bound: the largest M up to 8 with longest row x M^2 at most 2^24 (float32), 2^53 (float64)") {
+  CHECK(exact_integer_limit(sizeof(float)) == std::ldexp(1.0, 24));
+  CHECK(exact_integer_limit(sizeof(double)) == std::ldexp(1.0, 53));
+  CHECK(integer_value_bound(0, sizeof(float)) == kMaxIntegerValue);
+  CHECK(integer_value_bound(27, sizeof(float)) == 8);
+  CHECK(integer_value_bound(262144, sizeof(float)) == 8);  // 2^18 x 64 = 2^24 exactly
+  CHECK(integer_value_bound(262145, sizeof(float)) == 7);
+  CHECK(integer_value_bound(4194304, sizeof(float)) == 2);  // 2^22 x 4 = 2^24
+  CHECK(integer_value_bound(4194305, sizeof(float)) == 1);
+  CHECK(integer_value_bound(16777216, sizeof(float)) == 1);  // 2^24 terms of +-1: every partial sum within 2^24
+  CHECK(integer_value_bound(16777217, sizeof(float)) == 0);  // no bound is exact in every order
+  CHECK(integer_value_bound(2147483647, sizeof(double)) == 8);
+  // Every M it gives keeps the sums exact, and M + 1 would not (below 8).
+  for (std::int64_t longest : {1, 2, 1000, 300000, 1000000, 5000000, 16777216}) {
+    CAPTURE(longest);
+    const std::int64_t m = integer_value_bound(longest, sizeof(float));
+    REQUIRE(m >= 1);
+    CHECK(static_cast<double>(longest * m * m) <= exact_integer_limit(sizeof(float)));
+    if (m < kMaxIntegerValue)
+      CHECK(static_cast<double>(longest * (m + 1) * (m + 1)) > exact_integer_limit(sizeof(float)));
+  }
+  // The chapter's default huge row, huge-row:4194304:8:16777216: 2^24 nonzeros, exact with values and x +-1.
+  const MatrixSize huge = MatrixSource("huge-row:4194304:8:16777216").size();
+  CHECK(huge.longest_row == 16777216);
+  CHECK(integer_value_bound(huge.longest_row, sizeof(float)) == 1);
+  CHECK(integer_value_bound(huge.longest_row, sizeof(double)) == 8);
+}
+
+TEST_CASE("make_integer_valued: nonzero integers in [-M, M] in place of the values, the pattern kept, reproducible") {
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  const CsrMatrix real = generate_matrix("huge-row:3000:5:300000", seed);
+  CsrMatrix matrix = real;
+  const std::int64_t m = make_integer_valued(matrix, sizeof(float), seed);
+  CHECK(m == 7);  // 300000 x 49 <= 2^24 < 300000 x 64
+  CHECK(matrix.offsets == real.offsets);
+  CHECK(matrix.columns == real.columns);
+  CHECK(matrix.description == real.description + ", integer values in [-7, 7]");
+  std::map<double, std::int64_t> counts;
+  for (double value : matrix.values) ++counts[value];
+  CHECK(counts.size() == 14);  // every one of -7 .. -1, 1 .. 7, and nothing else
+  for (const auto& [value, count] : counts) {
+    CAPTURE(value);
+    CHECK(value == std::floor(value));
+    CHECK(value != 0.0);
+    CHECK(std::abs(value) <= 7.0);
+    CHECK(count > 0);
+  }
+  CsrMatrix again = real;
+  CHECK(make_integer_valued(again, sizeof(float), seed) == 7);
+  CHECK(again.values == matrix.values);
+  CsrMatrix other = real;
+  make_integer_valued(other, sizeof(float), seed + 1);
+  CHECK(other.values != matrix.values);
+  // float64 holds far longer sums: the full range.
+  CsrMatrix wide = real;
+  CHECK(make_integer_valued(wide, sizeof(double), seed) == 8);
+}
+
+TEST_CASE("make_integer_x: nonzero integers in [-M, M], reproducible, never all equal") {
+  const std::vector<double> x = make_integer_x(100003, 8, 21);
+  REQUIRE(x.size() == 100003);
+  std::set<double> seen(x.begin(), x.end());
+  CHECK(seen == std::set<double>{-8, -7, -6, -5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 6, 7, 8});
+  CHECK(make_integer_x(100003, 8, 21) == x);
+  CHECK(make_integer_x(100003, 8, 22) != x);
+  const std::vector<double> signs = make_integer_x(1000, 1, 5);
+  CHECK(std::set<double>(signs.begin(), signs.end()) == std::set<double>{-1, 1});
+  for (std::uint64_t seed = 0; seed < 64; ++seed) {  // two of +-1 are equal half the time unless made not to be
+    const std::vector<double> two = make_integer_x(2, 1, seed);
+    CHECK(two[0] == -two[1]);
+  }
+  CHECK(make_integer_x(0, 3, 1).empty());
+  CHECK(make_integer_x(1, 3, 1).size() == 1);
+  CHECK(contains(invalid_argument([] { make_integer_x(5, 0, 1); }), "bound 0"));
+}
+
+TEST_CASE("check_y: exact with integer values (a difference of 1 fails), within the float bound with real ones") {
+  const std::vector<double> want = {6, 0, -20, 5};
+  const std::vector<double> scale = {24, 0, 100, 20};
+  CHECK(check_y(std::vector<float>{6, 0, -20, 5}, want, scale, ValueKind::integer).passed);
+  const Check off = check_y(std::vector<float>{6, 0, -19, 5}, want, scale, ValueKind::integer);
+  CHECK_FALSE(off.passed);
+  CHECK(contains(off.detail, "1 of 4 elements differ; first at index 2"));
+  // The float bound, 2^-24 x 100, admits neither 1 nor anything above 5.96e-6 at index 2.
+  CHECK_FALSE(check_y(std::vector<float>{6, 0, -19, 5}, want, scale, ValueKind::real).passed);
+  const std::vector<float> last_bit = {6, 0, std::nextafter(-20.0f, 0.0f), 5};  // 2^-19 off
+  CHECK(check_y(last_bit, want, scale, ValueKind::real).passed);
+  CHECK_FALSE(check_y(last_bit, want, scale, ValueKind::integer).passed);
+  // NaN (the poison) never passes; an empty row must be 0 either way.
+  CHECK_FALSE(check_y(std::vector<float>{6, std::nanf(""), -20, 5}, want, scale, ValueKind::integer).passed);
+  CHECK_FALSE(check_y(std::vector<float>{6, 1e-30f, -20, 5}, want, scale, ValueKind::real).passed);
+  CHECK_FALSE(check_y(std::vector<float>{6, 0, -20}, want, scale, ValueKind::integer).passed);
 }
 
 // The CPU reference -------------------------------------------------------------------------------

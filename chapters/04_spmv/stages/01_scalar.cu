@@ -44,6 +44,7 @@ SpmvStage<T> spmv_scalar() {
   stage.shape = {256};
   stage.sweep = shape_grid({128, 256, 512});
   stage.traits.model = StageModel::scalar;
+  stage.traits.deterministic = true;  // a thread sums its row in order
   stage.launch = launch<T>;
   return stage;
 }

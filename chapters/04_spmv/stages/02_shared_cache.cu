@@ -68,6 +68,7 @@ SpmvStage<T> spmv_shared_cache() {
   stage.shape = {256};
   stage.sweep = shape_grid(Threads::values());
   stage.traits.model = StageModel::shared_cache;
+  stage.traits.deterministic = true;  // a thread sums its row in order
   stage.launch = launch<T>;
   return stage;
 }

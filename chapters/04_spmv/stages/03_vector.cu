@@ -63,6 +63,7 @@ SpmvStage<T> spmv_vector() {
   stage.shape = {256, 0};
   stage.sweep = shape_grid({128, 256}, Lanes::values());
   stage.traits.model = StageModel::vector;
+  stage.traits.deterministic = true;  // strided lane sums, then a fixed shuffle tree
   stage.launch = launch<T>;
   return stage;
 }

@@ -55,6 +55,7 @@ SpmvStage<T> spmv_merge_based() {
   stage.shape = {128, 7};
   stage.sweep = merge_tile_shapes<T>(Threads{}, Values{});
   stage.traits.model = StageModel::merge;
+  stage.traits.deterministic = false;  // shared-memory atomics in a tile, atomic carries across tiles
   stage.launch = launch<T>;
   return stage;
 }

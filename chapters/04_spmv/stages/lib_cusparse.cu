@@ -145,6 +145,7 @@ SpmvStage<T> spmv_library_cusparse_alg1() {
   stage.lesson = "cuSPARSE's default CSR algorithm";
   stage.kind = RowKind::library;
   stage.traits.cusparse = CusparseAlgorithm::csr_alg1;
+  stage.traits.deterministic = false;  // cuSPARSE's documentation promises no fixed order for CSR_ALG1
   stage.launch = launch<T, CUSPARSE_SPMV_CSR_ALG1>;
   return stage;
 }
@@ -156,6 +157,7 @@ SpmvStage<T> spmv_library_cusparse_alg2() {
   stage.lesson = "cuSPARSE's load-balanced CSR algorithm (deterministic, with a preprocessing step)";
   stage.kind = RowKind::library;
   stage.traits.cusparse = CusparseAlgorithm::csr_alg2;
+  stage.traits.deterministic = true;  // cuSPARSE documents CSR_ALG2's results as bit-wise identical run to run
   stage.launch = launch<T, CUSPARSE_SPMV_CSR_ALG2>;
   return stage;
 }
