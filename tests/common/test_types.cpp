@@ -120,7 +120,7 @@ TEST_CASE("variant_of: the stage with one change undone, at the stage's shape, w
   CHECK(packed.variant == "packed flags");
   CHECK(packed.lesson == "flags unpacked");
   CHECK(packed.name == "tuned");
-  CHECK(packed.launch == &launch_without_one);
+  CHECK((packed.launch == &launch_without_one));
   CHECK(packed.shape == LaunchShape{128, 40});
   CHECK(packed.sweep.empty());
   CHECK(packed.options == std::vector<std::string>{"--first-poll-ns"});
@@ -128,7 +128,7 @@ TEST_CASE("variant_of: the stage with one change undone, at the stage's shape, w
   CHECK(packed.variants.empty());
   CHECK(tuned.variants[1].shape == LaunchShape{256, 12});
   CHECK(tuned.variant.empty());
-  CHECK(tuned.launch == &launch_all);
+  CHECK((tuned.launch == &launch_all));
 }
 
 TEST_CASE("numbered gives a variant its stage's number; with_variants puts the variants right after their stage") {
