@@ -58,11 +58,14 @@ struct Stage : StageInfo {
   std::vector<Stage> variants;
 };
 
-/// A variant row of @p stage: @p stage with the change @p change undone, which @p launch runs
-/// (`7 - packed flags`: stage 7 whose flag bytes are unpacked and tested one by one). It keeps the
-/// stage's name, shape, options and traits, and has no sweep: it runs at its shape (change that,
-/// or the options it no longer reads, on the returned row). Call it once the stage's own fields are set.
+/// A variant row of a stage (`7 - packed flags`: stage 7 whose flag bytes are unpacked and tested
+/// one by one). It keeps the stage's name, shape, options and traits, and has no sweep: it runs at
+/// its shape (change that, or its options, on the returned row). Call it once the stage's own
+/// fields are set.
+/// @param stage the stage as it stands
+/// @param change the change this row undoes, in a few words (StageInfo::variant)
 /// @param lesson what this row does in place of the change (--list, the JSON report)
+/// @param launch the stage's launcher with that change undone
 template <class Launch, class Traits>
 Stage<Launch, Traits> variant_of(const Stage<Launch, Traits>& stage, const std::string& change,
                                  const std::string& lesson, Launch launch) {
