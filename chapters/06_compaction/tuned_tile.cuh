@@ -34,10 +34,27 @@ __host__ __device__ constexpr bool tile_fits(int items, std::size_t element_byte
   return static_cast<std::size_t>(items) * element_bytes + kOtherSharedBytes <= kStaticSharedBytes;
 }
 
+/// What the tuned tile does, each a change stage 7 made to stage 6's tile: all on in stages 7 and 8.
+/// Stage 7's variant rows turn one off each (a struct derived from this one that hides one member),
+/// to measure what that change is worth.
+struct TunedTileFeatures {
+  /// One 16-byte load of four keys (values), one 4-byte load of four flags; off: four 4-byte (1-byte) loads.
+  static constexpr bool vector_loads = true;
+  /// Every load of a thread issued before any element is tested; off: each vector tested as it is loaded.
+  static constexpr bool loads_first = true;
+  /// Flag bytes tested in the 32-bit word they arrive in; off: unpacked into a byte per element, held
+  /// across the tile, and tested one by one (the predicate form is unchanged).
+  static constexpr bool packed_flags = true;
+  /// The kept elements packed in shared memory, then copied out by consecutive threads (pack,
+  /// copy_out); off: stored by each lane straight from its registers at its ranks (rank, scatter).
+  static constexpr bool staged_stores = true;
+};
+
 /// A tile of NT threads x VECTORS x 4 elements, warp-sliced, staged in shared memory.
 /// @tparam NT threads per block (a multiple of 32, at most 1024);
-/// @tparam VECTORS 16-byte vectors per thread.
-template <int NT, int VECTORS, class Selector>
+/// @tparam VECTORS 16-byte vectors per thread;
+/// @tparam Features which of the tuned tile's changes are on (TunedTileFeatures).
+template <int NT, int VECTORS, class Selector, class Features = TunedTileFeatures>
 struct TunedTile {
   using K = typename Selector::Key;
   static constexpr int kWarps = NT / 32;
@@ -46,10 +63,13 @@ struct TunedTile {
   static_assert(NT % 32 == 0 && kWarps <= 32, "NT must be a multiple of 32, at most 1024");
   static_assert(tile_fits(kTile, sizeof(K) + (Selector::kPayload ? sizeof(Payload) : 0)), "the tile must fit");
 
+  /// The elements one tile stages in shared memory (none without staged stores).
+  static constexpr int kStaged = Features::staged_stores ? kTile : 1;
+
   /// The shared memory of one tile.
   struct Storage {
-    K keys[kTile];
-    Payload values[Selector::kPayload ? kTile : 1];
+    K keys[kStaged];
+    Payload values[Selector::kPayload ? kStaged : 1];
     unsigned warp_kept[kWarps];  ///< each warp's kept count, then the tile's kept before the warp
   };
 
@@ -72,7 +92,16 @@ struct TunedTile {
     for (int s = 0; s < VECTORS; ++s) {
       const int first = slice + 4 * (32 * s + lane);
       if (first + 4 <= count) {
-        selector.load4(base + first, x[s], flag_words[s]);
+        if constexpr (Features::vector_loads) {
+          selector.load4(base + first, x[s], flag_words[s]);
+        } else {
+          flag_words[s] = 0;
+#pragma unroll
+          for (int c = 0; c < 4; ++c) {
+            x[s][c] = selector.load(base + first + c);
+            flag_words[s] |= static_cast<std::uint32_t>(x[s][c].flag) << (8 * c);
+          }
+        }
       } else {
         flag_words[s] = 0;
 #pragma unroll
@@ -83,13 +112,32 @@ struct TunedTile {
           }
         }
       }
-    }
+      if constexpr (!Features::packed_flags) {
 #pragma unroll
-    for (int s = 0; s < VECTORS; ++s) {
-      const int first = slice + 4 * (32 * s + lane);
-      const int present = count - first;
-      const unsigned exists = present >= 4 ? 0xfu : present > 0 ? (1u << present) - 1u : 0u;
-      kept_bits[s] = selector.keeps4(x[s], flag_words[s]) & exists;
+        for (int c = 0; c < 4; ++c) x[s][c].flag = static_cast<std::uint8_t>(flag_words[s] >> (8 * c));
+      }
+      if constexpr (!Features::loads_first) kept_bits[s] = test(selector, count, first, x[s], flag_words[s]);
+    }
+    if constexpr (Features::loads_first) {
+#pragma unroll
+      for (int s = 0; s < VECTORS; ++s)
+        kept_bits[s] = test(selector, count, slice + 4 * (32 * s + lane), x[s], flag_words[s]);
+    }
+  }
+
+  /// Bit c: whether element c of the four at @p first of the tile exists and is kept.
+  __device__ static unsigned test(const Selector& selector, int count, int first, const Element<K> (&x)[4],
+                                  std::uint32_t flag_word) {
+    const int present = count - first;
+    const unsigned exists = present >= 4 ? 0xfu : present > 0 ? (1u << present) - 1u : 0u;
+    if constexpr (Features::packed_flags) {
+      return selector.keeps4(x, flag_word) & exists;
+    } else {
+      unsigned kept = 0;
+#pragma unroll
+      for (int c = 0; c < 4; ++c)
+        if (selector.keeps(x[c])) kept |= 1u << c;
+      return kept & exists;
     }
   }
 
@@ -125,7 +173,43 @@ struct TunedTile {
     if (threadIdx.x % 32 == 0) storage.warp_kept[warp] = packed;
   }
 
-  /// In warp 0, after pack and a __syncthreads: turns warp_kept into the kept elements of the
+  /// Without staged stores, in place of pack: the same four ballots per step give @p ranks[s], the
+  /// warp's kept elements before this lane's first one of step s, and lane 0 writes the warp's
+  /// count to warp_kept; the tile stays in registers until scatter.
+  __device__ static void rank(const unsigned (&kept_bits)[VECTORS], unsigned (&ranks)[VECTORS], Storage& storage) {
+    const unsigned below = lanes_below();
+    unsigned packed = 0;  // the same in every lane
+#pragma unroll
+    for (int s = 0; s < VECTORS; ++s) {
+      ranks[s] = packed;
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        const unsigned voters = __ballot_sync(kFullWarp, (kept_bits[s] >> c) & 1u);
+        packed += static_cast<unsigned>(__popc(voters));
+        ranks[s] += static_cast<unsigned>(__popc(voters & below));
+      }
+    }
+    if (threadIdx.x % 32 == 0) storage.warp_kept[threadIdx.x / 32] = packed;
+  }
+
+  /// Without staged stores, in place of copy_out (after scan_warp_counts and a __syncthreads):
+  /// each lane stores its kept elements, in order, from its registers to @p start + its warp's
+  /// place in the tile's output + its ranks.
+  __device__ static void scatter(const Selector& selector, unsigned long long start, const Element<K> (&x)[VECTORS][4],
+                                 const unsigned (&kept_bits)[VECTORS], const unsigned (&ranks)[VECTORS],
+                                 const Storage& storage) {
+    const unsigned long long warp_start = start + storage.warp_kept[threadIdx.x / 32];
+#pragma unroll
+    for (int s = 0; s < VECTORS; ++s) {
+      unsigned position = ranks[s];
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        if ((kept_bits[s] >> c) & 1u) selector.store(warp_start + position++, x[s][c]);
+      }
+    }
+  }
+
+  /// In warp 0, after pack (or rank) and a __syncthreads: turns warp_kept into the kept elements of the
   /// tile before each warp, and returns the tile's total (in every lane of warp 0).
   __device__ static unsigned scan_warp_counts(Storage& storage) {
     const int lane = static_cast<int>(threadIdx.x % 32);
@@ -170,13 +254,14 @@ inline std::vector<LaunchShape> tuned_sweep() {
 /// `launch(std::integral_constant<int, NT>, std::integral_constant<int, VECTORS>, selector)`.
 /// @throws std::invalid_argument when the shape is not compiled, or its tile does not fit the
 /// static shared memory with this form's elements (before anything is enqueued).
-template <class K, class Launch>
+/// @tparam Threads, Items the tiles compiled (a variant row compiles its own shape only).
+template <class Threads = TunedThreads, class Items = TunedItems, class K, class Launch>
 void with_tuned_tile(const SelectArgs<K>& args, const LaunchShape& shape, Launch&& launch) {
   require_aligned(args.keys, 16);
   require_aligned(args.values, 16);
   require_aligned(args.flags, 4);
   dispatch_tile(
-      shape, TunedThreads{}, TunedItems{},
+      shape, Threads{}, Items{},
       [&](auto nt, auto vt) {
         constexpr int NT = decltype(nt)::value;
         constexpr int kVectors = decltype(vt)::value / 4;

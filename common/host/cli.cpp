@@ -316,6 +316,10 @@ ChapterCli::ChapterCli(std::function<ChapterInfo()> info, std::function<std::vec
       ->excludes(warm);
   add_flag("--sweep", options_.sweep,
            "Run every selected stage at every launch shape it lists; report the best shape per stage");
+  add_flag("--variants", options_.variants,
+           "Also run the variant rows of the selected stages: a stage with one of its changes undone each, listed "
+           "and reported as '7 - change' after it (--list shows them)")
+      ->excludes(option("--sweep"));
   for (const CLI::Option* option : app_.get_options())
     if (option->get_name() != "--help") common_options_.push_back(option->get_name());
   add_flag("--check-options", check_only_, "Validate the options and exit (used by the tour)")->group("");
@@ -384,6 +388,7 @@ std::optional<int> ChapterCli::finish(const std::string& program) {
   try {
     validate();
     require_tuned_stage_selected();
+    require_variant_selected();
     if (chapter_validate_) chapter_validate_(options_);
   } catch (const std::exception& error) {
     std::cerr << program << ": error: " << error.what() << "\n";
@@ -446,7 +451,8 @@ void ChapterCli::require_tuned_stage_selected() const {
     if (option->count() == 0) continue;
     std::vector<const StageInfo*> tuned;
     for (const StageInfo& stage : stages_)
-      if (std::find(stage.options.begin(), stage.options.end(), option->get_name()) != stage.options.end())
+      if (stage.variant.empty() &&
+          std::find(stage.options.begin(), stage.options.end(), option->get_name()) != stage.options.end())
         tuned.push_back(&stage);
     if (tuned.empty()) continue;
     if (std::any_of(tuned.begin(), tuned.end(), [&](const StageInfo* stage) { return options_.selects(stage->name); }))
@@ -456,6 +462,21 @@ void ChapterCli::require_tuned_stage_selected() const {
     throw UsageError(option->get_name() + ": it changes " + describe_stage_numbers(numbers) +
                      " only, which --stage leaves out");
   }
+}
+
+void ChapterCli::require_variant_selected() const {
+  if (!options_.variants) return;
+  std::vector<int> numbers;  // the stages that have variant rows
+  bool selected = false;
+  for (const StageInfo& stage : stages_) {
+    if (stage.variant.empty()) continue;
+    if (numbers.empty() || numbers.back() != stage.number) numbers.push_back(stage.number);
+    selected = selected || options_.selects(stage.name);
+  }
+  if (numbers.empty()) throw UsageError("--variants: no stage of this table has variant rows");
+  if (!selected)
+    throw UsageError("--variants: only " + describe_stage_numbers(numbers) + " of this table " +
+                     (numbers.size() == 1 ? "has" : "have") + " variant rows, which --stage leaves out");
 }
 
 std::string describe_stage_numbers(const std::vector<int>& numbers) {
@@ -491,12 +512,15 @@ std::string ChapterCli::stage_listing() const {
   std::size_t name_width = 9;  // "reference"
   std::size_t shape_width = 5;
   for (const StageInfo& stage : stages_) {
-    name_width = std::max(name_width, stage.name.size());
+    name_width = std::max(name_width, stage.variant.empty() ? stage.name.size() : stage.variant.size());
     shape_width = std::max(shape_width, describe(stage.shape).size());
   }
+  std::size_t number_width = 3;  // "lib", "cpu"
+  for (const StageInfo& stage : stages_)
+    if (!stage.variant.empty()) number_width = std::max(number_width, std::to_string(stage.number).size() + 2);
   const auto line = [&](const std::string& number, const std::string& name, const std::string& shape,
                         const std::string& lesson) {
-    out << "  " << std::string(3 - std::min<std::size_t>(3, number.size()), ' ') << number << "  " << name
+    out << "  " << std::string(number_width - std::min(number_width, number.size()), ' ') << number << "  " << name
         << std::string(name_width - name.size(), ' ') << "  " << shape << std::string(shape_width - shape.size(), ' ')
         << "  " << lesson << "\n";
   };
@@ -504,6 +528,10 @@ std::string ChapterCli::stage_listing() const {
   for (const StageInfo& stage : stages_) {
     const std::string sweep =
         stage.sweep.empty() ? "" : " [--sweep: " + std::to_string(stage.sweep.size()) + " shapes]";
+    if (!stage.variant.empty()) {  // `  7 -  packed flags`: the stage's number, then the change it undoes
+      line(std::to_string(stage.number) + " -", stage.variant, describe(stage.shape), stage.lesson + " [--variants]");
+      continue;
+    }
     line(stage.kind == RowKind::kernel ? std::to_string(stage.number) : "lib", stage.name, describe(stage.shape),
          stage.lesson + sweep);
   }

@@ -41,6 +41,8 @@ struct CommonOptions {
   bool warm_cache = false;     ///< --warm-cache: no flush between repetitions
   std::string flush = "read";  ///< --flush read|write (ignored with warm_cache, which refuses it)
   bool sweep = false;          ///< --sweep: every stage at every shape it lists
+  /// --variants: each selected stage that has variant rows is followed by them (StageInfo::variant)
+  bool variants = false;
   bool list = false;
   bool analyze = false;  ///< --analyze was given (the chapter's checks may skip what only a run needs)
   std::string command;   ///< the command line, quoted for a POSIX shell, for the report
@@ -111,6 +113,7 @@ class ChapterCli {
   void refresh();
   void validate();
   void require_tuned_stage_selected() const;
+  void require_variant_selected() const;
   std::string resolve_stage(const std::string& selector) const;
 
   std::function<ChapterInfo()> chapter_source_;

@@ -70,6 +70,7 @@ ReportRow Session::measure(const Runnable& stage, const LaunchShape& shape, Prob
   row.kind = stage.info.kind;
   row.number = stage.info.number;
   row.name = stage.info.name;
+  row.variant = stage.info.variant;
   row.lesson = stage.info.lesson;
   row.shape = shape;
   const auto fail = [&row](const std::string& when, const std::string& detail) {
@@ -149,6 +150,7 @@ int Session::run_stages(const std::vector<Runnable>& stages, Problem& problem) {
 
   for (const Runnable& stage : stages) {
     if (!options().selects(stage.info.name)) continue;
+    if (!stage.info.variant.empty() && !options().variants) continue;
     std::vector<ReportRow> failures;
     if (options().sweep && !stage.info.sweep.empty())
       report.rows.push_back(sweep(stage, problem, failures));

@@ -96,15 +96,17 @@ class Session {
   double memcpy_gbps();
 
   /// Verifies, times and reports the selected stages (each at every sweep shape with
-  /// --sweep), then the CPU reference row, and prints the report in --format.
+  /// --sweep; with --variants, each followed by its variant rows), then the CPU reference row,
+  /// and prints the report in --format.
   /// @param stages the chapter's table
   /// @param problem the data every stage works on, and its reference; it runs a row on its own
   ///   buffers with `problem.launch(stage, shape, stream)`, and may read the row's traits there.
   /// @return kExitOk, or kExitFailed if any check failed.
   template <class Row, class ChapterProblem>
   int run(const std::vector<Row>& stages, ChapterProblem& problem) {
+    const std::vector<Row> rows = with_variants(stages);  // a variant row runs only with --variants
     std::vector<Runnable> runnables;
-    for (const Row& stage : stages)
+    for (const Row& stage : rows)
       runnables.push_back({stage, [&problem, &stage](const LaunchShape& shape, cudaStream_t stream) {
                              problem.launch(stage, shape, stream);
                            }});

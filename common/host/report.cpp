@@ -23,16 +23,22 @@ Format parse_format(const std::string& name) {
 void derive_columns(Report& report) {
   const ReportRow* first_kernel = nullptr;
   const ReportRow* previous_kernel = nullptr;
+  const ReportRow* stage = nullptr;  // the last kernel row that is no variant: a variant's stage
   for (ReportRow& row : report.rows) {
     row.step_speedup.reset();
     row.total_speedup.reset();
+    const bool variant = row.kind == RowKind::kernel && !row.variant.empty();
+    if (row.kind == RowKind::kernel && !variant) stage = row.time ? &row : nullptr;
     if (!row.time) continue;
     const double seconds = row.time->median_ms * 1e-3;
     row.gbps = report.bytes_moved / seconds / 1e9;
     row.gflops = report.flops / seconds / 1e9;
     row.pct_memcpy = report.memcpy_gbps > 0 ? 100.0 * row.gbps / report.memcpy_gbps : 0.0;
     row.pct_peak = report.device.peak_gbps > 0 ? 100.0 * row.gbps / report.device.peak_gbps : 0.0;
-    if (row.kind == RowKind::kernel) {
+    if (variant) {
+      if (stage != nullptr && stage->number == row.number)
+        row.step_speedup = stage->time->median_ms / row.time->median_ms;
+    } else if (row.kind == RowKind::kernel) {
       if (previous_kernel) row.step_speedup = previous_kernel->time->median_ms / row.time->median_ms;
       if (!first_kernel) first_kernel = &row;
       previous_kernel = &row;
@@ -61,7 +67,15 @@ std::string speedup(const std::optional<double>& value) { return value ? format_
 std::string number_cell(const ReportRow& row) {
   if (row.kind == RowKind::library) return "lib";
   if (row.kind == RowKind::cpu) return "cpu";
+  if (!row.variant.empty()) return std::to_string(row.number) + " -";
   return std::to_string(row.number);
+}
+
+// The stage column: the stage's name, or the change a variant row undoes (`7 -` `packed flags`).
+std::string stage_cell(const ReportRow& row) { return row.variant.empty() ? row.name : row.variant; }
+
+bool has_variants(const Report& report) {
+  return std::any_of(report.rows.begin(), report.rows.end(), [](const ReportRow& row) { return !row.variant.empty(); });
 }
 
 struct Column {
@@ -80,9 +94,10 @@ constexpr std::size_t kGflopsColumn = 5;  // shown only when the report counts f
 std::vector<std::string> cells(const ReportRow& row) {
   const bool gpu = row.kind != RowKind::cpu;
   const std::string shape = describe(row.shape);
-  if (!row.time) return {number_cell(row), row.name, shape, "-", "-", "-", "-", "-", "-", "-", to_string(row.verdict)};
+  if (!row.time)
+    return {number_cell(row), stage_cell(row), shape, "-", "-", "-", "-", "-", "-", "-", to_string(row.verdict)};
   return {number_cell(row),
-          row.name,
+          stage_cell(row),
           shape,
           format_fixed(row.time->median_ms, 4),
           format_fixed(row.gbps, 1),
@@ -125,7 +140,7 @@ std::string footer(const Report& report, const std::string& prefix) {
   for (const std::string& note : report.notes) text += prefix + "note: " + note + "\n";
   for (const ReportRow& row : report.rows)
     if (row.verdict == Verdict::fail)
-      text += prefix + "FAIL " + number_cell(row) + " " + row.name + ": " + row.check_detail + "\n";
+      text += prefix + "FAIL " + number_cell(row) + " " + stage_cell(row) + ": " + row.check_detail + "\n";
   return text;
 }
 
@@ -196,7 +211,7 @@ std::string render_csv(const Report& report) {
   std::ostringstream out;
   out << "number,kind,stage,threads,items,blocks_per_sm,median_ms,min_ms,max_ms,gbps,pct_memcpy,pct_peak,"
          "step_speedup,total_speedup,check,seed,command"
-      << (report.flops > 0 ? ",gflops" : "") << "\n";
+      << (report.flops > 0 ? ",gflops" : "") << (has_variants(report) ? ",variant" : "") << "\n";
   for (const ReportRow& row : report.rows) {
     const bool timed = row.time.has_value();
     out << row.number << "," << to_string(row.kind) << "," << csv_field(row.name) << "," << row.shape.threads << ","
@@ -208,6 +223,7 @@ std::string render_csv(const Report& report) {
         << csv_number(row.total_speedup.has_value(), row.total_speedup.value_or(0)) << "," << to_string(row.verdict)
         << "," << report.seed << "," << csv_field(report.command);
     if (report.flops > 0) out << "," << csv_number(timed, row.gflops);
+    if (has_variants(report)) out << "," << csv_field(row.variant);
     out << "\n";
   }
   return out.str();
@@ -248,6 +264,7 @@ std::string render_json(const Report& report) {
                             {"check_detail", row.check_detail},
                             {"step_speedup", optional_json(row.step_speedup)},
                             {"total_speedup", optional_json(row.total_speedup)}};
+    if (!row.variant.empty()) entry["variant"] = row.variant;
     put_time(entry, row.time, report.bytes_moved);
     entry["gflops"] = row.time && report.flops > 0 ? nlohmann::json(row.gflops) : nlohmann::json(nullptr);
     entry["pct_memcpy"] = row.time ? nlohmann::json(row.pct_memcpy) : nlohmann::json(nullptr);

@@ -29,6 +29,7 @@ struct ReportRow {
   RowKind kind = RowKind::kernel;
   int number = 0;  ///< stage number; 0 for library and CPU rows
   std::string name;
+  std::string variant;  ///< a variant row: the change of stage `number` it undoes (StageInfo::variant)
   std::string lesson;
   LaunchShape shape;                ///< the shape this row ran with (the best one, after a sweep)
   std::optional<TimingStats> time;  ///< absent when the stage failed before timing
@@ -36,7 +37,9 @@ struct ReportRow {
   double gflops = 0.0;  ///< the report's flops / time (0 when it counts none)
   double pct_memcpy = 0.0;
   double pct_peak = 0.0;
-  std::optional<double> step_speedup;   ///< previous kernel row's time / this time
+  /// The previous kernel row's time / this time; for a variant row, its stage's time / this time
+  /// (below 1x when the change it undoes pays), and a variant is no later row's previous row.
+  std::optional<double> step_speedup;
   std::optional<double> total_speedup;  ///< first kernel row's time / this time
   Verdict verdict = Verdict::pass;
   std::string check_detail;       ///< why the row failed
@@ -68,7 +71,9 @@ void derive_columns(Report& report);
 
 /// Renders @p report in @p format. The table and markdown forms end with the command line
 /// that reproduces the run, the notes and the failure details; JSON carries all of them and
-/// every sweep point; CSV has one line per row, with the seed and command in every line.
+/// every sweep point; CSV has one line per row, with the seed and command in every line. A variant
+/// row is `7 - change` in the table and markdown; JSON gives it a `variant` key, and CSV a last
+/// column, `variant`, when the report has one (a report without variants reads as before).
 std::string render(const Report& report, Format format, Columns columns = Columns::full);
 
 /// `value` with @p digits digits after the point: `format_fixed(3.14159, 2)` is `3.14`.

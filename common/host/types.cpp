@@ -89,4 +89,6 @@ std::vector<LaunchShape> shape_grid(const std::vector<int>& threads, const std::
   return shapes;
 }
 
+std::string variant_label(int number, const std::string& change) { return std::to_string(number) + " - " + change; }
+
 }  // namespace stepwise

@@ -103,7 +103,16 @@ struct StageInfo {
   /// The chapter options that change this row (`--block`, `--first-poll-ns`): given while
   /// --stage selects none of the rows that list it, such an option is refused (it would do nothing).
   std::vector<std::string> options;
+  /// Empty for a stage's own row. For a variant row, the change of its stage this row undoes,
+  /// named in a few words (`packed flags`): the row is the stage with exactly that change undone,
+  /// listed and reported as `7 - packed flags` right after the stage, and run only with
+  /// --variants (stage.hpp: Stage::variants).
+  std::string variant;
 };
+
+/// A variant row as --list, the table and the messages name it: `7 - packed flags` (its stage's
+/// number, then the change it undoes).
+std::string variant_label(int number, const std::string& change);
 
 /// What a chapter is; printed in headers, --help and --list.
 struct ChapterInfo {

@@ -5,7 +5,8 @@
 // tiles; every shape of every --sweep at its tile edges; and a run past 2^31 elements where
 // memory allows. Outputs are poisoned first and seeds are fresh; the ordered rows must match the
 // reference exactly, the unordered ones as a multiset, nothing may be written past the kept
-// count or outside any buffer. A new stage is tested with no edit here.
+// count or outside any buffer. A new stage is tested with no edit here, and so is a stage's variant
+// row (stage.hpp's with_variants): every test but the 2^31 one runs the variant rows too.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -54,24 +55,37 @@ void add_tile_edges(std::set<std::size_t>& sizes, std::size_t tile) {
 template <class K>
 void check_row(const SelectStage<K>& stage, const LaunchShape& shape, SelectProblem<K>& problem) {
   CAPTURE(stage.name);
+  CAPTURE(stage.variant);
   CAPTURE(describe(shape));
   testing::check_run(problem, stage, shape, nullptr);
 }
 
-/// The rows of @p K's predicate table that read chapter option @p option (StageInfo::options).
+/// The rows of @p form's table, each stage followed by its variant rows.
+template <class K>
+std::vector<SelectStage<K>> rows_of(Form form) {
+  return with_variants(select_stages<K>(form));
+}
+
+/// The shapes a row is tested at with --sweep's: every shape of its sweep, or its one shape.
+template <class K>
+std::vector<LaunchShape> shapes_of(const SelectStage<K>& stage) {
+  return stage.sweep.empty() ? std::vector<LaunchShape>{stage.shape} : stage.sweep;
+}
+
+/// The rows (variants too) of @p K's predicate table that read chapter option @p option (StageInfo::options).
 template <class K>
 std::vector<SelectStage<K>> rows_reading(const std::string& option) {
   std::vector<SelectStage<K>> rows;
-  for (const SelectStage<K>& stage : select_stages<K>(Form::predicate))
+  for (const SelectStage<K>& stage : rows_of<K>(Form::predicate))
     if (std::find(stage.options.begin(), stage.options.end(), option) != stage.options.end()) rows.push_back(stage);
   return rows;
 }
 
-/// Every row of @p plan's table at its default shape (and every sweep shape with @p sweep) on
-/// @p problem.
+/// Every row of @p plan's table, variant rows included, at its default shape (and every sweep
+/// shape with @p sweep) on @p problem.
 template <class K>
 void check_rows(const Plan& plan, SelectProblem<K>& problem, bool sweep) {
-  for (const SelectStage<K>& stage : select_stages<K>(plan.by_flags ? Form::flags : Form::predicate)) {
+  for (const SelectStage<K>& stage : rows_of<K>(plan.by_flags ? Form::flags : Form::predicate)) {
     check_row(stage, stage.shape, problem);
     if (sweep)
       for (const LaunchShape& shape : stage.sweep) check_row(stage, shape, problem);
@@ -102,7 +116,7 @@ void rows_at(const std::vector<std::size_t>& sizes, const std::vector<double>& s
 template <class K>
 std::vector<std::size_t> edge_sizes() {
   std::set<std::size_t> sizes = {1, 2, 31, 32, 33, 1000, (std::size_t{1} << 20) + 3};
-  for (const SelectStage<K>& stage : select_stages<K>(Form::predicate)) add_tile_edges(sizes, tile_of(stage.shape));
+  for (const SelectStage<K>& stage : rows_of<K>(Form::predicate)) add_tile_edges(sizes, tile_of(stage.shape));
   return {sizes.begin(), sizes.end()};
 }
 
@@ -132,7 +146,9 @@ TEST_CASE("every row is exact when runs of kept and dropped elements cross tiles
 
 TEST_CASE("every row is exact when one tile alone is all kept, or all dropped") {
   constexpr std::size_t n = 5 * 4096 + 77;
-  for (const SelectStage<std::int32_t>& stage : select_stages<std::int32_t>(Form::predicate)) {
+  const std::vector<SelectStage<std::int32_t>> predicate_rows = rows_of<std::int32_t>(Form::predicate);
+  for (std::size_t r = 0; r < predicate_rows.size(); ++r) {
+    const SelectStage<std::int32_t>& stage = predicate_rows[r];
     const std::size_t tile = tile_of(stage.shape) == 0 ? 2048 : tile_of(stage.shape);
     for (bool lone_tile_kept : {true, false})
       for (bool by_flags : {false, true}) {
@@ -142,9 +158,10 @@ TEST_CASE("every row is exact when one tile alone is all kept, or all dropped") 
         SelectInput<std::int32_t> input = make_input<std::int32_t>(n, plan.selectivity, {}, true, fresh_seed());
         for (std::size_t i = 2 * tile; i < 3 * tile && i < n; ++i) set_kept(input, i, lone_tile_kept);
         SelectProblem<std::int32_t> problem(std::move(input), plan);
-        const auto& table = select_stages<std::int32_t>(by_flags ? Form::flags : Form::predicate);
-        for (const SelectStage<std::int32_t>& row : table)
-          if (row.name == stage.name || row.kind == RowKind::library) check_row(row, row.shape, problem);
+        const std::vector<SelectStage<std::int32_t>> rows =
+            rows_of<std::int32_t>(by_flags ? Form::flags : Form::predicate);
+        for (std::size_t i = 0; i < rows.size(); ++i)  // the row of this form, and the library
+          if (i == r || rows[i].kind == RowKind::library) check_row(rows[i], rows[i].shape, problem);
       }
   }
 }
@@ -179,7 +196,7 @@ TEST_CASE("the speculative row is exact when every guess is wrong, and when it d
       const std::vector<SelectStage<std::int32_t>> rows = rows_reading<std::int32_t>("--ticket-first");
       REQUIRE_FALSE(rows.empty());
       for (const SelectStage<std::int32_t>& stage : rows)
-        for (const LaunchShape& shape : stage.sweep) check_row(stage, shape, problem);
+        for (const LaunchShape& shape : shapes_of(stage)) check_row(stage, shape, problem);
     }
 }
 
@@ -220,9 +237,10 @@ TEST_CASE("every row passes 2^31 elements (64-bit indices and counts), where dev
 TEST_CASE("a shape that is not compiled is refused before anything is launched") {
   const Plan plan = plan_of(false, false);
   SelectProblem<std::int32_t> problem(1000, plan, fresh_seed());
-  for (const SelectStage<std::int32_t>& stage : select_stages<std::int32_t>(Form::predicate)) {
-    if (stage.sweep.empty()) continue;
+  for (const SelectStage<std::int32_t>& stage : rows_of<std::int32_t>(Form::predicate)) {
+    if (stage.sweep.empty() && stage.variant.empty()) continue;  // a variant compiles its own shape only
     CAPTURE(stage.name);
+    CAPTURE(stage.variant);
     LaunchShape bad = stage.shape;
     bad.threads = 100;
     CHECK_THROWS_AS(problem.launch(stage, bad, nullptr), std::invalid_argument);

@@ -318,3 +318,102 @@ TEST_CASE("stage numbers as messages name them: a run of three or more as a rang
   CHECK(describe_stage_numbers({1, 2, 5, 6, 7}) == "stages 1, 2 and 5-7");
   CHECK(describe_stage_numbers({1, 3, 5, 7}) == "stages 1, 3, 5 and 7");
 }
+
+namespace {
+
+/// test_stages() with stage 2's variant rows after it, as describe() lists a Stage's variants.
+std::vector<StageInfo> stages_with_variants() {
+  std::vector<StageInfo> stages = test_stages();
+  stages[1].options = {"--block"};
+  StageInfo packed = stages[1];
+  packed.variant = "packed flags";
+  packed.lesson = "flag bytes unpacked";
+  packed.sweep.clear();
+  StageInfo tile = packed;
+  tile.variant = "tile 128x7";
+  tile.lesson = "the tile of stage 1";
+  tile.shape = {256, 4};
+  stages.insert(stages.begin() + 2, {packed, tile});
+  return stages;
+}
+
+/// The exit code and what stderr got of parsing @p arguments against stages_with_variants().
+std::pair<std::optional<int>, std::string> parse_variants(const std::vector<std::string>& arguments,
+                                                          bool with_variants = true) {
+  ChapterCli cli(test_chapter(), with_variants ? stages_with_variants() : test_stages());
+  std::string block;
+  cli.app().add_option("--block", block, "a chapter option stage 2 reads");
+  std::ostringstream errors;
+  std::streambuf* const previous = std::cerr.rdbuf(errors.rdbuf());
+  const auto code = cli.parse(arguments);
+  std::cerr.rdbuf(previous);
+  return {code, errors.str()};
+}
+
+}  // namespace
+
+TEST_CASE("--variants runs the variant rows of the stages --stage selects") {
+  ChapterCli cli(test_chapter(), stages_with_variants());
+  REQUIRE_FALSE(cli.parse({"--variants", "--stage", "2"}).has_value());
+  CHECK(cli.options().variants);
+  CHECK(cli.options().stages == std::vector<std::string>{"better"});  // the stage selects its variants
+  ChapterCli all(test_chapter(), stages_with_variants());
+  REQUIRE_FALSE(all.parse({"--variants"}).has_value());
+  CHECK(all.options().variants);
+  ChapterCli none(test_chapter(), stages_with_variants());
+  REQUIRE_FALSE(none.parse(std::vector<std::string>{}).has_value());
+  CHECK_FALSE(none.options().variants);
+  ChapterCli by_number(test_chapter(), stages_with_variants());
+  REQUIRE_FALSE(by_number.parse({"--stage", "2"}).has_value());  // the stage's number is the stage, not a variant
+  CHECK(by_number.options().stages == std::vector<std::string>{"better"});
+}
+
+TEST_CASE("--variants is refused with one line where it would run no variant row, and beside --sweep") {
+  const auto [left_out, left_out_message] = parse_variants({"--variants", "--stage", "1", "--stage", "lib"});
+  CHECK(left_out == std::optional<int>(2));
+  CHECK(left_out_message ==
+        "stepwise: error: --variants: only stage 2 of this table has variant rows, which --stage leaves out\n");
+  const auto [absent, absent_message] = parse_variants({"--variants"}, false);
+  CHECK(absent == std::optional<int>(2));
+  CHECK(absent_message == "stepwise: error: --variants: no stage of this table has variant rows\n");
+  const auto [sweep, sweep_message] = parse_variants({"--variants", "--sweep"});
+  CHECK(sweep == std::optional<int>(2));
+  CHECK(std::count(sweep_message.begin(), sweep_message.end(), '\n') == 1);
+  CHECK(parse_variants({"--variants=1"}).first == std::optional<int>(2));
+  CHECK(parse_variants({"--variants", "--check-options"}).first == std::optional<int>(0));
+  CHECK(parse_variants({"--variants", "--stage", "1", "--check-options"}).first == std::optional<int>(2));
+}
+
+TEST_CASE("a variant row counts once in messages: its number is its stage's") {
+  const auto [code, message] = parse_variants({"--block", "64", "--stage", "1"});
+  CHECK(code == std::optional<int>(2));
+  CHECK(message == "stepwise: error: --block: it changes stage 2 only, which --stage leaves out\n");
+}
+
+TEST_CASE("--list shows each variant row after its stage as `2 - change`, and --help shows --variants") {
+  ChapterCli cli(test_chapter(), stages_with_variants());
+  const std::string listing = cli.stage_listing();
+  const std::size_t stage = listing.find("\n    2  better ");
+  const std::size_t packed = listing.find("\n  2 -  packed flags ");
+  const std::size_t tile = listing.find("\n  2 -  tile 128x7 ");
+  const std::size_t library = listing.find("\n  lib  LibraryCall ");
+  CHECK(stage != std::string::npos);
+  CHECK(packed != std::string::npos);
+  CHECK(tile != std::string::npos);
+  CHECK(stage < packed);
+  CHECK(packed < tile);
+  CHECK(tile < library);
+  CHECK(listing.find("flag bytes unpacked [--variants]") != std::string::npos);
+  CHECK(listing.find("256x4") != std::string::npos);
+  CHECK(cli.app().help().find("--variants") != std::string::npos);
+  CHECK(cli.option_listing().find("--variants flag\n") != std::string::npos);
+  ChapterCli plain(test_chapter(), test_stages());
+  CHECK(plain.stage_listing().find("\n    1  naive ") != std::string::npos);  // the same columns without variants
+}
+
+TEST_CASE("--analyze refuses --variants: it reads no row") {
+  bool analyze = false;
+  ChapterCli cli(test_chapter(), stages_with_variants());
+  cli.add_analyze_flag(analyze, "a mode", {"--n"});
+  CHECK(cli.parse({"--analyze", "--variants"}) == std::optional<int>(2));
+}

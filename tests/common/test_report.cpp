@@ -211,3 +211,62 @@ TEST_CASE("a report that counts flops gets a GFLOP/s column in every form, and o
   CHECK(json["rows"][1]["gflops"].get<double>() == doctest::Approx(3000.0));
   CHECK(json["rows"][2]["gflops"].is_null());  // the failed row has no time
 }
+
+namespace {
+
+/// sample_report() with stage 2's variant rows after it: one slower (its change pays), one that
+/// failed.
+Report report_with_variants() {
+  Report report = sample_report();
+  ReportRow slower = report.rows[1];
+  slower.variant = "packed flags";
+  slower.sweep.clear();
+  slower.time = TimingStats{1.25, 1.2, 1.3, 10};
+  ReportRow failed = slower;
+  failed.variant = "staged stores";
+  failed.time.reset();
+  failed.verdict = Verdict::fail;
+  failed.check_detail = "2 of 1000 elements differ";
+  report.rows.insert(report.rows.begin() + 2, {slower, failed});
+  ReportRow after;  // a stage after the variants: its step is from stage 2, not from a variant
+  after.number = 4;
+  after.name = "faster";
+  after.shape = {128, 9};
+  after.time = TimingStats{0.5, 0.5, 0.6, 10};
+  report.rows.insert(report.rows.begin() + 5, after);
+  derive_columns(report);
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE("a variant row: its step speedup is from its stage, and no later row steps from it") {
+  const Report report = report_with_variants();
+  REQUIRE(report.rows[2].variant == "packed flags");
+  REQUIRE(report.rows[2].step_speedup.has_value());
+  CHECK(*report.rows[2].step_speedup == doctest::Approx(1.0 / 1.25));
+  CHECK(*report.rows[2].total_speedup == doctest::Approx(4.0 / 1.25));
+  CHECK_FALSE(report.rows[3].step_speedup.has_value());  // failed: no time
+  REQUIRE(report.rows[5].name == "faster");
+  CHECK(*report.rows[5].step_speedup == doctest::Approx(1.0 / 0.5));  // from stage 2, the broken 3 has no time
+}
+
+TEST_CASE("a variant row reads `2 - change` in the table and markdown, and carries its change in JSON and CSV") {
+  const Report report = report_with_variants();
+  const std::string table = render(report, Format::table);
+  CHECK(table.find("2 -  packed flags") != std::string::npos);
+  CHECK(table.find("FAIL 2 - staged stores: 2 of 1000 elements differ") != std::string::npos);
+  const std::string markdown = render(report, Format::markdown);
+  CHECK(markdown.find("| 2 - | packed flags | 128x7 | 1.2500 |") != std::string::npos);
+  const nlohmann::json json = nlohmann::json::parse(render(report, Format::json));
+  CHECK(json["rows"][1].count("variant") == 0);
+  CHECK(json["rows"][2]["variant"] == "packed flags");
+  CHECK(json["rows"][2]["name"] == "fast");
+  CHECK(json["rows"][2]["number"] == 2);
+  const std::vector<std::string> lines = split(render(report, Format::csv), '\n');
+  REQUIRE(lines.size() == report.rows.size() + 1);
+  CHECK(split(lines[0], ',').back() == "variant");
+  CHECK(split(lines[3], ',').back() == "packed flags");
+  CHECK(lines[2].back() == ',');  // stage 2's own row: an empty variant
+  CHECK(split(render(sample_report(), Format::csv), '\n')[0].find("variant") == std::string::npos);
+}

@@ -1,11 +1,13 @@
 // The plain types: shapes as the table shows them, the sweep grids, and the compile-time
-// dispatch from a run-time shape to an instantiation.
+// dispatch from a run-time shape to an instantiation; a stage's variant rows.
 #include <doctest/doctest.h>
 
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "host/dispatch.hpp"
+#include "host/stage.hpp"
 #include "host/types.hpp"
 
 using namespace stepwise;
@@ -73,4 +75,80 @@ TEST_CASE("summarize gives median, min and max") {
   CHECK(odd.reps == 3);
   CHECK(summarize({4.0, 1.0, 2.0, 3.0}).median_ms == 2.5);
   CHECK_THROWS_AS(summarize({}), std::invalid_argument);
+}
+
+namespace {
+
+using TestLaunch = void (*)(int);
+void launch_all(int) {}
+void launch_without_one(int) {}
+void launch_other_tile(int) {}
+
+struct TestTraits {
+  int loads = 1;
+};
+using TestStage = Stage<TestLaunch, TestTraits>;
+
+TestStage test_row(const std::string& name, RowKind kind = RowKind::kernel) {
+  TestStage stage;
+  stage.name = name;
+  stage.kind = kind;
+  stage.launch = launch_all;
+  return stage;
+}
+
+/// Stages a, b (with two variants), c and a library row, numbered.
+std::vector<TestStage> table_with_variants() {
+  TestStage tuned = test_row("tuned");
+  tuned.shape = {128, 40};
+  tuned.sweep = shape_grid({128, 256}, {16, 40});
+  tuned.options = {"--first-poll-ns"};
+  tuned.traits.loads = 4;
+  tuned.variants = {variant_of(tuned, "packed flags", "flags unpacked", &launch_without_one),
+                    variant_of(tuned, "tile 128x40", "the tile before", &launch_other_tile)};
+  tuned.variants.back().shape = {256, 12};
+  return numbered<TestStage>({test_row("first"), tuned, test_row("last"), test_row("lib", RowKind::library)});
+}
+
+}  // namespace
+
+TEST_CASE("variant_of: the stage with one change undone, at the stage's shape, with no sweep") {
+  const std::vector<TestStage> table = table_with_variants();
+  const TestStage& tuned = table[1];
+  REQUIRE(tuned.variants.size() == 2);
+  const TestStage& packed = tuned.variants[0];
+  CHECK(packed.variant == "packed flags");
+  CHECK(packed.lesson == "flags unpacked");
+  CHECK(packed.name == "tuned");
+  CHECK((packed.launch == &launch_without_one));
+  CHECK(packed.shape == LaunchShape{128, 40});
+  CHECK(packed.sweep.empty());
+  CHECK(packed.options == std::vector<std::string>{"--first-poll-ns"});
+  CHECK(packed.traits.loads == 4);
+  CHECK(packed.variants.empty());
+  CHECK(tuned.variants[1].shape == LaunchShape{256, 12});
+  CHECK(tuned.variant.empty());
+  CHECK((tuned.launch == &launch_all));
+}
+
+TEST_CASE("numbered gives a variant its stage's number; with_variants puts the variants right after their stage") {
+  const std::vector<TestStage> table = table_with_variants();
+  CHECK(table[1].number == 2);
+  CHECK(table[1].variants[0].number == 2);
+  CHECK(table[1].variants[1].number == 2);
+  CHECK(table[2].number == 3);
+  CHECK(table[3].number == 0);
+  const std::vector<TestStage> rows = with_variants(table);
+  REQUIRE(rows.size() == 6);
+  std::vector<std::string> labels;
+  for (const TestStage& row : rows)
+    labels.push_back(row.variant.empty() ? row.name : variant_label(row.number, row.variant));
+  CHECK(labels == std::vector<std::string>{"first", "tuned", "2 - packed flags", "2 - tile 128x40", "last", "lib"});
+  CHECK(rows[1].variants.empty());
+  const std::vector<StageInfo> described = describe(table);
+  REQUIRE(described.size() == 6);
+  CHECK(described[3].variant == "tile 128x40");
+  CHECK(kernel_numbers_where(rows, [](const TestStage& row) { return row.traits.loads == 4; }) == std::vector<int>{2});
+  const std::vector<StageInfo> plain = {StageInfo{}, StageInfo{}};
+  CHECK(with_variants(plain).size() == 2);
 }

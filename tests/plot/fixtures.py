@@ -91,15 +91,21 @@ def row(kind, number, name, median_ms, bytes_moved, shape=None, detail="", sweep
 
 def derive(report: dict) -> dict:
     """Fill step_speedup, total_speedup, pct_memcpy and pct_peak as derive_columns does."""
-    first = previous = None
+    first = previous = stage = None
     for entry in report["rows"]:
         entry["step_speedup"] = entry["total_speedup"] = None
+        variant = entry["kind"] == "kernel" and bool(entry.get("variant"))
+        if entry["kind"] == "kernel" and not variant:
+            stage = entry if entry["median_ms"] is not None else None
         if entry["median_ms"] is None:
             entry["pct_memcpy"] = entry["pct_peak"] = None
             continue
         entry["pct_memcpy"] = 100.0 * entry["gbps"] / report["memcpy_gbps"]
         entry["pct_peak"] = 100.0 * entry["gbps"] / report["device"]["peak_gbps"]
-        if entry["kind"] == "kernel":
+        if variant:
+            if stage is not None and stage["number"] == entry["number"]:
+                entry["step_speedup"] = stage["median_ms"] / entry["median_ms"]
+        elif entry["kind"] == "kernel":
             if previous is not None:
                 entry["step_speedup"] = previous["median_ms"] / entry["median_ms"]
             first = first or entry
@@ -146,6 +152,20 @@ def scan(fail_stage: int = None) -> dict:
                 detail="after timing: 17 of 268435456 values differ, first at [1048576]")
             for kind, number, name, median in SCAN]
     return report("02", n, rows, 8.0)
+
+
+def scan_with_variants() -> dict:
+    """scan() with two variant rows of stage 4 after it (--variants): one slower, one that failed."""
+    document = scan()
+    rows = document["rows"]
+    at = next(i for i, entry in enumerate(rows) if entry["kind"] == "kernel" and entry["number"] == 4)
+    stage = rows[at]
+    slower = row("kernel", 4, stage["name"], stage["median_ms"] * 1.25, document["bytes_moved"], stage["shape"])
+    slower["variant"] = "packed flags"
+    failed = row("kernel", 4, stage["name"], None, document["bytes_moved"], stage["shape"], detail="2 values differ")
+    failed["variant"] = "staged stores"
+    rows[at + 1:at + 1] = [slower, failed]
+    return derive(document)
 
 
 def grid_stride_sweep(n: int = 2 ** 24) -> list:

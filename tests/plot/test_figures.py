@@ -41,6 +41,11 @@ class Staircase(FigureTest):
     def test_a_step_back(self):
         self.assertDrawn(self.draw("staircase", self.path("ch02.json", fixtures.scan())), "▼0.68×", "cub  3.19×")
 
+    def test_variant_rows_are_left_out(self):
+        texts = self.draw("staircase", self.path("variants.json", fixtures.scan_with_variants()))
+        plain = self.draw("staircase", self.path("ch02.json", fixtures.scan()))
+        self.assertEqual(texts, plain)
+
     def test_a_failed_stage_is_a_gap(self):
         texts = self.draw("staircase", self.path("ch01.json", fixtures.reduction(28, fail_stage=5)))
         self.assertDrawn(texts, "5 unroll-last-warp", "FAIL", "FAIL 5 unroll-last-warp: before timing")
@@ -64,6 +69,11 @@ class Bandwidth(FigureTest):
         texts = self.draw("bandwidth", self.path("ch02.json", fixtures.scan()))
         self.assertDrawn(texts, "1 hillis-steele", "6 single-pass", "lib cub", "memcpy", "4,215 GB/s", "peak",
                          "4,814 GB/s", "Chapter 02 scan: GB/s of each stage")
+
+    def test_variant_rows_are_left_out(self):
+        texts = self.draw("bandwidth", self.path("variants.json", fixtures.scan_with_variants()))
+        plain = self.draw("bandwidth", self.path("ch02.json", fixtures.scan()))
+        self.assertEqual(texts, plain)
 
     def test_a_failed_stage(self):
         texts = self.draw("bandwidth", self.path("ch02.json", fixtures.scan(fail_stage=3)))

@@ -35,6 +35,16 @@ class ReadReport(unittest.TestCase):
         self.assertEqual([row.number for row in report.kernels()], [1, 2, 3, 4, 5])
         self.assertEqual(report.kernels()[3].name, "int4-unrolled")
 
+    def test_variant_rows_are_not_stages(self):
+        plain = read_one(self.path("plain.json", fixtures.scan()))
+        report = read_one(self.path("variants.json", fixtures.scan_with_variants()))
+        self.assertEqual([row.label for row in report.kernels()], [row.label for row in plain.kernels()])
+        self.assertEqual([row.label for row in report.stages()], [row.label for row in plain.stages()])
+        self.assertEqual([row.label for row in report.variants()], ["4 - packed flags", "4 - staged stores"])
+        self.assertAlmostEqual(report.variants()[0].step_speedup, 1 / 1.25)
+        self.assertTrue(report.variants()[1].failed)
+        self.assertEqual([row.step_speedup for row in report.kernels()], [row.step_speedup for row in plain.kernels()])
+
     def test_an_array_needs_run(self):
         path = self.path("runs.json", fixtures.bandwidth_runs())
         with self.assertRaisesRegex(ReportError, r"holds 4 runs \(n = 2\^20, 2\^22, 2\^24, 2\^26\).*--run 1\.\.4"):

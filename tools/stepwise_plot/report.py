@@ -63,6 +63,12 @@ class Row:
     pct_memcpy: Optional[float]
     sweep: List[SweepPoint] = field(default_factory=list)
     gflops: Optional[float] = None
+    variant: str = ""  # a variant row (--variants): the change of stage `number` it undoes
+
+    @property
+    def is_variant(self) -> bool:
+        """True for a variant row: stage `number` with one change undone."""
+        return bool(self.variant)
 
     @property
     def failed(self) -> bool:
@@ -72,6 +78,8 @@ class Row:
     @property
     def label(self) -> str:
         """The row as the table's first two columns name it: `4 first-add`, `lib cub`."""
+        if self.is_variant:
+            return f"{self.number} - {self.variant}"
         if self.kind == "kernel":
             return f"{self.number} {self.name}"
         return f"lib {self.name}" if self.kind == "library" else self.name
@@ -104,14 +112,20 @@ class Report:
 
         After `--sweep`, the shapes of a stage that failed follow its best row as extra rows
         with the same number; the sweep figure shows them, the stage figures keep the first.
+        Variant rows (--variants) are left out: the staircase and the bandwidth bars show the
+        stages, and variants() the rest.
         """
         seen = set()
         rows = []
         for row in self.rows:
-            if row.kind == "kernel" and row.number not in seen:
+            if row.kind == "kernel" and not row.is_variant and row.number not in seen:
                 seen.add(row.number)
                 rows.append(row)
         return rows
+
+    def variants(self) -> List[Row]:
+        """The variant rows, in table order (each right after its stage)."""
+        return [row for row in self.rows if row.is_variant]
 
     def libraries(self) -> List[Row]:
         """The library rows in table order."""
@@ -169,6 +183,7 @@ def _row(document: dict, where: str) -> Row:
         pct_memcpy=_number(document.get("pct_memcpy"), f"{where}.pct_memcpy"),
         sweep=[_sweep_point(point, f"{where}.sweep[{i}]") for i, point in enumerate(sweep)],
         gflops=_number(document.get("gflops"), f"{where}.gflops"),
+        variant=str(document.get("variant") or ""),
     )
 
 

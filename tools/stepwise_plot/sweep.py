@@ -66,9 +66,9 @@ class Metric:
 def find_stage(report: Report, stage: str) -> Row:
     """The kernel row named by number or name that holds sweep points."""
     if stage.strip().isdigit():
-        matches = [row for row in report.rows if row.kind == "kernel" and row.number == int(stage)]
+        matches = [row for row in report.rows if row.kind == "kernel" and not row.is_variant and row.number == int(stage)]
     else:
-        matches = [row for row in report.rows if row.name == stage]
+        matches = [row for row in report.rows if row.name == stage and not row.is_variant]
     if not matches:
         known = ", ".join(row.label for row in report.kernels())
         raise ReportError(f"{report.source}: no stage '{stage}' (stages: {known})")

@@ -18,6 +18,12 @@
 // --sweep measured fastest on an H100, and the first poll of the look-back waits 2600 ns, the
 // fastest of the delays compared there (README); the last tile's ragged end is loaded element by
 // element.
+//
+// Variant rows (--variants; `7 - change` is this stage with that one change undone): which of
+// its changes pays, each measured against the stage as it stands. The speculative load, the
+// 16-byte loads, loads first, packed flags, the staged stores, the 2600 ns first poll, and the
+// 128 x 40 tile. The warp slices are not among them: both the 16-byte loads and the packing
+// need them.
 #include "algorithm/lookback.hpp"
 #include "compaction.cuh"
 #include "device/lookback.cuh"
@@ -33,15 +39,78 @@ namespace {
 /// within 1 % at 1 %; for the single-pass stage it was 21-27 % slower than that stage's 1245 ns,
 /// hence a default per stage.
 constexpr unsigned kTunedFirstPollNs = 2600;
+/// The first poll the change above replaced: stage 6's default, chapter 02's 1245 ns.
+constexpr unsigned kSinglePassFirstPollNs = 1245;
 
 constexpr unsigned kBackoffNs = 0;
 
+/// The default tile (--sweep's best on an H100), and the tile of stage 6 that it replaced.
+constexpr int kThreads = 128;
+constexpr int kItems = 40;
+constexpr int kSinglePassThreads = 256;
+constexpr int kSinglePassItems = 12;
+
+/// Stage 7 as it stands: every change on. Each variant row's struct turns one off.
+struct AllChanges {
+  using Tile = TunedTileFeatures;  ///< the tile's changes (tuned_tile.cuh)
+  using Threads = TunedThreads;    ///< the tiles compiled: every shape of the sweep
+  using Items = TunedItems;
+  /// Tile blockIdx.x loaded while the ticket is drawn (unless --ticket-first).
+  static constexpr bool speculative = true;
+  /// The first poll unless --first-poll-ns.
+  static constexpr unsigned first_poll_ns = kTunedFirstPollNs;
+};
+
+/// A variant row runs at the default tile only, and compiles no other.
+struct Variant : AllChanges {
+  using Threads = IntList<kThreads>;
+  using Items = IntList<kItems>;
+};
+/// `7 - speculative load`: the ticket first, then the tile.
+struct WithoutSpeculativeLoad : Variant {
+  static constexpr bool speculative = false;
+};
+/// `7 - 16-byte loads`: four 4-byte loads of keys (values), four 1-byte loads of flags.
+struct WithoutVectorLoads : Variant {
+  struct Tile : TunedTileFeatures {
+    static constexpr bool vector_loads = false;
+  };
+};
+/// `7 - loads first`: each vector tested right after its load.
+struct WithoutLoadsFirst : Variant {
+  struct Tile : TunedTileFeatures {
+    static constexpr bool loads_first = false;
+  };
+};
+/// `7 - packed flags`: a flag byte per element, unpacked and tested one by one.
+struct WithoutPackedFlags : Variant {
+  struct Tile : TunedTileFeatures {
+    static constexpr bool packed_flags = false;
+  };
+};
+/// `7 - staged stores`: the kept elements stored from registers, no shared-memory staging.
+struct WithoutStagedStores : Variant {
+  struct Tile : TunedTileFeatures {
+    static constexpr bool staged_stores = false;
+  };
+};
+/// `7 - first poll 2600 ns`: the first poll after stage 6's 1245 ns.
+struct WithoutLatePoll : Variant {
+  static constexpr unsigned first_poll_ns = kSinglePassFirstPollNs;
+};
+/// `7 - tile 128x40`: stage 6's 256 x 12 tile.
+struct WithSinglePassTile : AllChanges {
+  using Threads = IntList<kSinglePassThreads>;
+  using Items = IntList<kSinglePassItems>;
+};
+
 /// VECTORS vectors of 4 elements per thread, one tile per block, the tile number a ticket.
-template <int NT, int VECTORS, class Selector>
+/// @tparam Features the tile's changes that are on (TunedTileFeatures: all of them but in a variant row)
+template <int NT, int VECTORS, class Features, class Selector>
 __global__ void __launch_bounds__(NT)
     select_tuned(Selector selector, std::size_t n, unsigned* ticket_counter, PackedCountStatus status,
                  unsigned long long* kept_count, unsigned first_poll_ns, bool speculative, unsigned guess_shift) {
-  using Tile = TunedTile<NT, VECTORS, Selector>;
+  using Tile = TunedTile<NT, VECTORS, Selector, Features>;
   using K = typename Selector::Key;
   __shared__ typename Tile::Storage storage;
   __shared__ unsigned ticket;
@@ -61,7 +130,12 @@ __global__ void __launch_bounds__(NT)
   const std::size_t base = tile * Tile::kTile;
   const int count = Tile::count_at(base, n);
   if (!speculative || tile != guess) Tile::load(selector, base, count, x, kept_bits);
-  Tile::pack(x, kept_bits, storage);
+  unsigned ranks[VECTORS];  // without staged stores: this lane's ranks in its warp, step by step
+  if constexpr (Features::staged_stores) {
+    Tile::pack(x, kept_bits, storage);
+  } else {
+    Tile::rank(kept_bits, ranks, storage);
+  }
   __syncthreads();
 
   // Warp 0: the warps' counts scanned, the tile's count published, the look-back.
@@ -82,13 +156,20 @@ __global__ void __launch_bounds__(NT)
     }
   }
   __syncthreads();
-  Tile::copy_out(selector, tile_prefix, tile_total, storage);
+  if constexpr (Features::staged_stores) {
+    Tile::copy_out(selector, tile_prefix, tile_total, storage);
+  } else {
+    Tile::scatter(selector, tile_prefix, x, kept_bits, ranks, storage);
+  }
 }
 
 /// Clears the ticket and the statuses, then one block per tile.
-template <class K>
+/// @tparam Changes AllChanges, or a variant row's struct
+template <class K, class Changes = AllChanges>
 void launch(const SelectArgs<K>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
-  with_tuned_tile(args, shape, [&](auto threads, auto vectors, auto selector) {
+  using Threads = typename Changes::Threads;
+  using Items = typename Changes::Items;
+  with_tuned_tile<Threads, Items>(args, shape, [&](auto threads, auto vectors, auto selector) {
     constexpr int NT = decltype(threads)::value;
     constexpr int kVectors = decltype(vectors)::value;
     static_assert(NT * kVectors * 4 >= kMinLookbackTile, "the workspace holds statuses for tiles of kMinLookbackTile");
@@ -102,9 +183,9 @@ void launch(const SelectArgs<K>& args, Workspace& workspace, const LaunchShape& 
     STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
     auto* ticket = reinterpret_cast<unsigned*>(workspace.data());
     const PackedCountStatus status{reinterpret_cast<unsigned long long*>(workspace.data() + layout.status_offset)};
-    select_tuned<NT, kVectors><<<grid_of(tiles), NT, 0, stream>>>(selector, args.n, ticket, status, args.kept_count,
-                                                                  args.first_poll_ns.value_or(kTunedFirstPollNs),
-                                                                  args.speculative, args.guess_shift);
+    select_tuned<NT, kVectors, typename Changes::Tile><<<grid_of(tiles), NT, 0, stream>>>(
+        selector, args.n, ticket, status, args.kept_count, args.first_poll_ns.value_or(Changes::first_poll_ns),
+        Changes::speculative && args.speculative, args.guess_shift);
     STEPWISE_CHECK_LAUNCH();
   });
 }
@@ -116,12 +197,32 @@ SelectStage<K> tuned() {
   SelectStage<K> stage;
   stage.name = "tuned";
   stage.lesson = "the tile loaded while its ticket is drawn, 16-byte loads, stores staged in shared memory";
-  stage.shape = {128, 40};
+  stage.shape = {kThreads, kItems};
   stage.sweep = tuned_sweep();
   stage.launch = launch<K>;
   stage.options = {"--first-poll-ns", "--ticket-first"};
   stage.traits.cost.ticket_per_tile = true;
   stage.traits.diagram = Diagram::sliced_tile_lookback;
+  // Each change undone alone. An option that sets what a row's change is about (--ticket-first,
+  // --first-poll-ns) sets it in both rows alike.
+  stage.variants = {
+      variant_of(stage, "speculative load", "the ticket drawn before the tile is loaded",
+                 launch<K, WithoutSpeculativeLoad>),
+      variant_of(stage, "16-byte loads", "four 4-byte loads (four 1-byte flag loads) in place of each 16-byte one",
+                 launch<K, WithoutVectorLoads>),
+      variant_of(stage, "loads first", "each vector tested as soon as it is loaded, before the next load",
+                 launch<K, WithoutLoadsFirst>),
+      variant_of(stage, "packed flags",
+                 "with --flags, flag bytes unpacked, a byte per element held across the tile (the predicate's "
+                 "kernel is stage 7's)",
+                 launch<K, WithoutPackedFlags>),
+      variant_of(stage, "staged stores", "kept elements stored from registers at their ranks, no shared memory",
+                 launch<K, WithoutStagedStores>),
+      variant_of(stage, "first poll 2600 ns", "the look-back first polls after stage 6's 1245 ns",
+                 launch<K, WithoutLatePoll>),
+      variant_of(stage, "tile 128x40", "stage 6's tile, 256 x 12", launch<K, WithSinglePassTile>),
+  };
+  stage.variants.back().shape = {kSinglePassThreads, kSinglePassItems};
   return stage;
 }
 
