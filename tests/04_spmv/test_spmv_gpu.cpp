@@ -111,7 +111,7 @@ void check_repeated_bits(const std::string& spec) {
       if (!same_bits(problem.download_y(), first)) ++differing;
     }
     MESSAGE("same bits: ", spec, " ", (sizeof(T) == 4 ? "float32" : "float64"), " ", stage.name,
-            stage.traits.deterministic ? " (deterministic)" : " (not promised)", ": ", differing, " of ", kRepeats,
+            std::string(stage.traits.deterministic ? " (deterministic)" : " (not promised)"), ": ", differing, " of ", kRepeats,
             " repeats differ from the first run");
     if (stage.traits.deterministic) CHECK(differing == 0);
   }
