@@ -9,7 +9,12 @@
 // chapter's command is checked (`--check-options`, at every size) before the first one runs.
 // --format and --output are the tour's own: they apply to the summary. With --sizes, every
 // chapter runs once per size, and --reports keeps each run's JSON report (tools/plot
-// time-vs-n draws them).
+// time-vs-n draws them). With --problems, every chapter runs each problem it lists
+// (--list-problems: a label and the options that pick it) at every size instead of its default
+// problem; each report is named after the problem and carries its label (`problem`), which
+// tools/plot ratio-vs-n groups by. A size that a chapter refuses while it accepts the same options
+// at another size (chapter 08's int32 row indices at --n 2^30) is skipped with the chapter's own
+// message; options a chapter refuses at every size stop the tour before any chapter runs.
 //
 // A mode (--analyze, --latency, --surface) changes what a chapter prints rather than how it
 // times its stages: the tour then runs only the chapters that have it, each printing its own
@@ -40,6 +45,7 @@
 #include "host/cli.hpp"
 #include "host/report.hpp"
 #include "host/sizes.hpp"
+#include "host/sweep_problems.hpp"
 
 namespace {
 
@@ -60,7 +66,7 @@ const std::vector<std::string>& modes() {
 
 /// The tour's own flags: they take no value.
 const std::vector<std::string>& tour_flags() {
-  static const std::vector<std::string> names = {"--dry-run", "--analyze-without-gpu"};
+  static const std::vector<std::string> names = {"--dry-run", "--analyze-without-gpu", "--problems"};
   return names;
 }
 
@@ -97,6 +103,8 @@ struct Chapter {
   std::map<std::string, bool> options;
   std::vector<std::string> arguments;            ///< the pass-through arguments it accepts
   std::vector<std::vector<std::string>> groups;  ///< the same, one option with its value per entry
+  std::string problem;  ///< with --problems: the label of the problem this run is of (else empty)
+  std::vector<std::string> problem_arguments;  ///< the options that pick that problem, after `arguments`
 };
 
 /// `arguments` rebuilt from `groups`.
@@ -153,6 +161,7 @@ struct TourOptions {
   std::string reports;
   bool dry_run = false;
   bool analyze_without_gpu = false;
+  bool problems = false;
   std::vector<std::string> passed;  ///< everything else, for the chapters
 };
 
@@ -163,8 +172,8 @@ std::string option_name(const std::string& argument) { return argument.substr(0,
 /// chapter the ones it accepts. @throws TourUsageError for an option no chapter has, and for a
 /// flag given a value.
 void distribute(const std::vector<std::string>& passed, std::vector<Chapter>& chapters) {
-  static const std::vector<std::string> kReserved = {"--format",       "--output",        "--list",
-                                                     "--list-options", "--check-options", "--help"};
+  static const std::vector<std::string> kReserved = {"--format",        "--output", "--list",         "--list-options",
+                                                     "--check-options", "--help",   "--list-problems"};
   for (std::size_t i = 0; i < passed.size(); ++i) {
     const std::string& argument = passed[i];
     if (argument.rfind("--", 0) != 0) throw TourUsageError("unexpected argument '" + argument + "' (see --help)");
@@ -237,9 +246,11 @@ std::vector<std::string> parse_sizes(const std::string& text) {
 /// One chapter run, as the summary sees it.
 struct Run {
   std::string chapter;
+  std::string problem;  ///< the sweep problem's label (--problems), else empty
   std::string size;
   int exit_code = 0;
   nlohmann::json report;
+  std::string skipped;  ///< why the chapter refused this size (not run), else empty
 };
 
 /// The rows the summary compares: the fastest kernel row that passed, and the first library
@@ -261,12 +272,22 @@ Picked pick(const nlohmann::json& report) {
   return picked;
 }
 
+/// A CSV field: quoted when it holds a comma or a quote.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
 /// The summary as data: one entry per run.
 nlohmann::json summary_json(const std::vector<Run>& runs) {
   nlohmann::json entries = nlohmann::json::array();
   for (const Run& run : runs) {
     nlohmann::json entry = {{"chapter", run.chapter}, {"size", run.size},   {"exit_code", run.exit_code},
                             {"best", nullptr},        {"library", nullptr}, {"best_over_library", nullptr}};
+    if (!run.problem.empty()) entry["problem"] = run.problem;
+    if (!run.skipped.empty()) entry["skipped"] = run.skipped;
     if (!run.report.is_null()) {
       const Picked picked = pick(run.report);
       entry["id"] =
@@ -290,7 +311,12 @@ std::vector<std::string> summary_lines(const nlohmann::json& entries) {
   for (const auto& entry : entries) {
     const std::string label =
         entry.value("id", entry["chapter"].get<std::string>()) +
+        (entry.contains("problem") ? " " + entry["problem"].get<std::string>() : "") +
         (entry["size"].get<std::string>().empty() ? "" : " n=" + entry["size"].get<std::string>());
+    if (entry.contains("skipped")) {
+      lines.push_back(label + ": skipped: " + entry["skipped"].get<std::string>());
+      continue;
+    }
     if (!entry.contains("id")) {
       lines.push_back(label + ": exit code " + std::to_string(entry["exit_code"].get<int>()) + ", no report");
       continue;
@@ -320,12 +346,12 @@ std::string render_summary(const std::vector<Run>& runs, stepwise::Format format
   if (format == stepwise::Format::json) return entries.dump(2) + "\n";
   std::ostringstream out;
   if (format == stepwise::Format::csv) {
-    out << "chapter,size,best_stage,gbps,pct_memcpy,library,best_over_library\n";
+    out << "chapter,problem,size,best_stage,gbps,pct_memcpy,library,best_over_library\n";
     for (const auto& entry : entries) {
       const auto& best = entry["best"];
       const auto& library = entry["library"];
-      out << entry["chapter"].get<std::string>() << "," << entry["size"].get<std::string>() << ","
-          << (best.is_null() ? "" : best["name"].get<std::string>()) << ","
+      out << entry["chapter"].get<std::string>() << "," << csv_field(entry.value("problem", "")) << ","
+          << entry["size"].get<std::string>() << "," << (best.is_null() ? "" : best["name"].get<std::string>()) << ","
           << (best.is_null() ? "" : format_fixed(best["gbps"].get<double>(), 1)) << ","
           << (best.is_null() ? "" : format_fixed(best["pct_memcpy"].get<double>(), 1)) << ","
           << (library.is_null() ? "" : library["name"].get<std::string>()) << ","
@@ -351,28 +377,100 @@ struct RunPlan {
   std::string report_root;  ///< the folder of the JSON reports
 };
 
-/// The report file of one chapter run.
+/// The report file of one chapter run: `chapter_03_merge-keys-int64-n2^20.json` for a problem of
+/// --problems, `chapter_03_merge-n2^20.json` without.
 std::string report_path(const RunPlan& plan, const Chapter& chapter, const std::string& size) {
-  return plan.report_root + "/" + chapter.name + (size.empty() ? "" : "-n" + size) + ".json";
+  return plan.report_root + "/" + chapter.name +
+         (chapter.problem.empty() ? "" : "-" + stepwise::sweep_problem_slug(chapter.problem)) +
+         (size.empty() ? "" : "-n" + size) + ".json";
 }
 
 /// The arguments of one chapter run, after the executable.
 std::string run_arguments(const RunPlan& plan, const Chapter& chapter, const std::string& size) {
-  return join_quoted(chapter.arguments) + (size.empty() ? "" : " --n " + shell_quote(size)) +
+  return join_quoted(chapter.arguments) + join_quoted(chapter.problem_arguments) +
+         (size.empty() ? "" : " --n " + shell_quote(size)) +
          (plan.mode ? "" : " --format json --output " + shell_quote(report_path(plan, chapter, size)));
 }
 
-/// Runs `chapter --check-options` with the arguments of its run at every size; false with the
-/// chapter's first error line.
+/// The chapter's error line when it refuses the arguments of its run at @p size (`--check-options`),
+/// else an empty text. Each command is checked once.
+std::string refusal_at(const RunPlan& plan, const Chapter& chapter, const std::string& size) {
+  static std::map<std::string, std::string> checked;
+  const std::string check =
+      shell_quote(chapter.path) + " --check-options" + run_arguments(plan, chapter, size) + " 2>&1 >/dev/null";
+  const auto found = checked.find(check);
+  if (found != checked.end()) return found->second;
+  std::string error;
+  if (capture(check, error) == 0)
+    error.clear();
+  else if (error.empty())
+    error = "--check-options failed without a message";
+  return checked[check] = error;
+}
+
+/// Whether the chapter accepts the arguments of its run at one size at least: one of @p sizes, or
+/// else its default size (the sizes it refuses are then skipped, not an error of the options).
+/// false with the chapter's first error line.
 bool check_options(const RunPlan& plan, const Chapter& chapter, const std::vector<std::string>& sizes,
                    std::string& error) {
+  std::string first;
   for (const std::string& size : sizes) {
-    const std::string check =
-        shell_quote(chapter.path) + " --check-options" + run_arguments(plan, chapter, size) + " 2>&1 >/dev/null";
-    error.clear();
-    if (capture(check, error) != 0) return false;
+    error = refusal_at(plan, chapter, size);
+    if (error.empty()) return true;
+    if (first.empty()) first = error;
   }
-  return true;
+  if (std::find(sizes.begin(), sizes.end(), "") == sizes.end() && refusal_at(plan, chapter, "").empty()) return true;
+  error = first;
+  return false;
+}
+
+/// The problems @p chapter lists for the size sweep (`--list-problems`): none when it has no such
+/// flag (a chapter that is not a Chapter spec, like the harness's test chapter).
+std::vector<stepwise::SweepProblem> load_problems(const Chapter& chapter) {
+  if (chapter.options.count("--list-problems") == 0) return {};
+  std::string listing;
+  if (capture(shell_quote(chapter.path) + " --list-problems 2>/dev/null", listing) != 0)
+    throw std::runtime_error(chapter.name + " --list-problems failed");
+  try {
+    return stepwise::parse_sweep_problem_listing(listing);
+  } catch (const std::invalid_argument& error) {
+    throw std::runtime_error(chapter.name + ": " + error.what());
+  }
+}
+
+/// --problems: each chapter replaced by one entry per problem it lists, in its order. A chapter
+/// that lists none is left out, with a note added to @p notes. @throws TourUsageError when an
+/// option given to the tour is one that a chapter's problems set themselves, or when no chapter
+/// lists a problem.
+std::vector<Chapter> expand_problems(const std::vector<Chapter>& chapters, std::vector<std::string>& notes) {
+  std::vector<Chapter> entries;
+  for (const Chapter& chapter : chapters) {
+    const std::vector<stepwise::SweepProblem> problems = load_problems(chapter);
+    if (problems.empty()) {
+      notes.push_back(chapter.name + " lists no problems to sweep (no library row to compare): left out");
+      continue;
+    }
+    for (const std::vector<std::string>& group : chapter.groups)
+      for (const stepwise::SweepProblem& problem : problems)
+        for (const std::string& argument : problem.arguments)
+          if (argument == option_name(group.front()))
+            throw TourUsageError(option_name(group.front()) + ": with --problems, " + chapter.name +
+                                 "'s problems set it themselves (see its --list-problems)");
+    for (const stepwise::SweepProblem& problem : problems) {
+      Chapter entry = chapter;
+      entry.problem = problem.label;
+      entry.problem_arguments = problem.arguments;
+      entries.push_back(entry);
+    }
+  }
+  if (entries.empty()) throw TourUsageError("--problems: none of these chapters lists problems to sweep");
+  return entries;
+}
+
+/// The name of one entry in notes and skip lines: `chapter_03_merge`, or with a problem
+/// `chapter_03_merge (keys int64)`.
+std::string entry_name(const Chapter& chapter) {
+  return chapter.name + (chapter.problem.empty() ? "" : " (" + chapter.problem + ")");
 }
 
 /// The message of a chapter's error, without the chapter's own name in front.
@@ -474,6 +572,10 @@ int tour(int argc, char** argv) {
   app.add_option("--reports", options.reports,
                  "Keep each run's JSON report in this folder (created if it does not exist)")
       ->check(non_empty());
+  app.add_flag("--problems", options.problems,
+               "Run each problem every chapter lists (its --list-problems: a label and the options that pick it) "
+               "instead of its default problem, at every size of --sizes; each report is named after its problem "
+               "and carries its label, for tools/plot ratio-vs-n");
   app.add_flag("--dry-run", options.dry_run,
                "Check every chapter's options, print the command of every chapter run, "
                "and run nothing");
@@ -483,9 +585,10 @@ int tour(int argc, char** argv) {
   app.footer(
       "Every other option is passed to the chapters that have it (see a chapter's --help): e.g. --reps 10, "
       "--warm-cache, --type float32, --sweep. A mode (--analyze, --latency, --surface) runs only the chapters that "
-      "have it, each printing its own output: no summary, no reports.\nExit code: 0 when every chapter passed, 77 "
-      "without a GPU (the tour stops at the first chapter that finds none), 2 for bad options (checked before any "
-      "chapter runs), else 1.");
+      "have it, each printing its own output: no summary, no reports. A size that a chapter refuses while it "
+      "accepts the same options at another size is skipped, with the chapter's reason on one line.\nExit code: 0 "
+      "when every chapter run passed, 77 without a GPU (the tour stops at the first chapter that finds none), 2 for "
+      "bad options (checked before any chapter runs), else 1.");
   for (int i = 1; i < argc; ++i)
     for (const std::string& flag : tour_flags())
       if (std::string(argv[i]).rfind(flag + "=", 0) == 0) throw TourUsageError(flag + " is a flag: it takes no value");
@@ -501,10 +604,12 @@ int tour(int argc, char** argv) {
   options.format = stepwise::parse_format(options.format_text);
   const std::vector<std::string> given_modes = modes_given(options.passed);
   if (!given_modes.empty()) {
-    for (const char* summary_option : {"--format", "--output", "--reports"})
+    for (const char* summary_option : {"--format", "--output", "--reports", "--problems"})
       if (app.count(summary_option) != 0)
         throw TourUsageError(std::string(summary_option) + " does nothing with " + given_modes.front() +
                              ": a mode prints each chapter's own output, with no summary and no reports");
+    if (options.analyze_without_gpu && options.problems)
+      throw TourUsageError("--problems does nothing with --analyze-without-gpu");
     if (options.analyze_without_gpu && given_modes.front() == "--analyze")
       throw TourUsageError("--analyze-without-gpu does nothing with --analyze, which needs no GPU");
   }
@@ -534,6 +639,9 @@ int tour(int argc, char** argv) {
       for (const std::string& argument : chapter.arguments)
         if (option_name(argument) == "--n") throw TourUsageError("--n and --sizes exclude each other");
 
+  std::vector<std::string> notes;
+  if (options.problems) chapters = expand_problems(chapters, notes);
+
   RunPlan plan;
   plan.mode = !given_modes.empty();
   plan.report_root = options.reports.empty() ? directory : options.reports;
@@ -543,25 +651,28 @@ int tour(int argc, char** argv) {
   // chapter alone; the notes are printed once every chapter has been checked.
   const std::vector<Chapter> given = chapters;
   std::vector<std::pair<std::vector<std::string>, std::string>> refused;  ///< the option, the first refusal
-  std::vector<std::string> notes;
   for (Chapter& chapter : chapters) {
     std::string error;
     if (check_options(plan, chapter, sizes, error)) continue;
+    // Refused at every size: an option the chapter refuses. Dropped when other chapters take it.
     bool dropped = false;
     for (std::size_t g = 0; g < chapter.groups.size() && !dropped; ++g) {
       const std::vector<std::string> group = chapter.groups[g];
       if (std::find(given_modes.begin(), given_modes.end(), option_name(group.front())) != given_modes.end())
         continue;  // a mode is never dropped: the chapters without it do not run
-      int receivers = 0;
+      // The chapters given it (the entries of --problems count once per chapter).
+      std::set<std::string> receivers;
       for (const Chapter& other : given)
-        for (const std::vector<std::string>& option : other.groups) receivers += option == group ? 1 : 0;
-      if (receivers < 2) continue;
+        for (const std::vector<std::string>& option : other.groups)
+          if (option == group) receivers.insert(other.name);
+      if (receivers.size() < 2) continue;
       Chapter without = chapter;
       without.groups.erase(without.groups.begin() + static_cast<std::ptrdiff_t>(g));
       without.arguments = flatten(without.groups);
       std::string ignored;
       if (!check_options(plan, without, sizes, ignored)) continue;
-      notes.push_back(chapter.name + ": " + first_error(error) + "; it runs without " + join_quoted(group).substr(1));
+      notes.push_back(entry_name(chapter) + ": " + first_error(error) + "; it runs without " +
+                      join_quoted(group).substr(1));
       refused.emplace_back(group, chapter.name + ": " + first_error(error));
       chapter = without;
       dropped = true;
@@ -576,6 +687,15 @@ int tour(int argc, char** argv) {
   }
   for (const std::string& note : notes) std::fprintf(stderr, "tour: note: %s\n", note.c_str());
 
+  // What each chapter refuses at one size while it accepts its options at another: skipped.
+  std::map<std::pair<std::size_t, std::string>, std::string> refused_sizes;  ///< (chapter, size) -> why
+  if (sizes.size() > 1 || !sizes.front().empty())
+    for (std::size_t c = 0; c < chapters.size(); ++c)
+      for (const std::string& size : sizes) {
+        const std::string error = refusal_at(plan, chapters[c], size);
+        if (!error.empty()) refused_sizes[{c, size}] = first_error(error);
+      }
+
   // Chapters print their tables; when the summary is not a table, stdout holds the summary alone.
   const std::string redirect = options.format == stepwise::Format::table ? "" : " 1>&2";
   std::vector<Run> runs;
@@ -583,20 +703,35 @@ int tour(int argc, char** argv) {
   int skipped = 0;
   int failed = 0;
   for (const std::string& size : sizes) {
-    for (const Chapter& chapter : chapters) {
+    for (std::size_t c = 0; c < chapters.size(); ++c) {
+      const Chapter& chapter = chapters[c];
+      const auto refused = refused_sizes.find({c, size});
+      if (refused != refused_sizes.end()) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "tour: skipped: %s at --n %s: %s\n", entry_name(chapter).c_str(), size.c_str(),
+                     refused->second.c_str());
+        Run run;
+        run.chapter = chapter.name;
+        run.problem = chapter.problem;
+        run.size = size;
+        run.skipped = refused->second;
+        if (!plan.mode) runs.push_back(run);
+        continue;
+      }
       const std::string command = shell_quote(chapter.path) + run_arguments(plan, chapter, size);
       if (options.dry_run) {
         std::cout << command << "\n";
         continue;
       }
       std::cout << std::flush;
-      std::string title = chapter.name;
+      std::string title = entry_name(chapter);
       for (const std::string& mode : given_modes) title += " " + mode;
       if (!size.empty()) title += " n=" + size;
       std::fprintf(options.format == stepwise::Format::table ? stdout : stderr, "\n== %s ==\n", title.c_str());
       if (!plan.mode) std::remove(report_path(plan, chapter, size).c_str());
       Run run;
       run.chapter = chapter.name;
+      run.problem = chapter.problem;
       run.size = size;
       run.exit_code = run_command(command + redirect);
       if (run.exit_code == stepwise::kExitNoDevice && completed == 0) {
@@ -612,9 +747,19 @@ int tour(int argc, char** argv) {
       }
       if (run.exit_code != 0) ++failed;
       if (plan.mode) continue;
-      std::ifstream file(report_path(plan, chapter, size));
+      const std::string report_file = report_path(plan, chapter, size);
+      std::ifstream file(report_file);
       if (file) run.report = nlohmann::json::parse(file, nullptr, false);
+      file.close();
       if (run.report.is_discarded()) run.report = nullptr;
+      if (!run.report.is_null() && !chapter.problem.empty()) {
+        // The problem's label goes into the report, for tools/plot ratio-vs-n and ratio-table.
+        std::string arguments;
+        for (const std::string& argument : chapter.problem_arguments)
+          arguments += (arguments.empty() ? "" : " ") + argument;
+        run.report["problem"] = {{"label", chapter.problem}, {"arguments", arguments}};
+        stepwise::write_file_atomically(report_file, run.report.dump(2) + "\n");
+      }
       runs.push_back(run);
     }
   }

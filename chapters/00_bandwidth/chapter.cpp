@@ -89,6 +89,7 @@ Chapter<Plan> chapter() {
     CopyProblem problem(n, session.options().seed);
     return session.run(copy_stages(), problem);
   };
+  spec.problems = {{"copy", {}}};
   return spec;
 }
 

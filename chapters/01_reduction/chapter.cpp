@@ -134,6 +134,7 @@ Chapter<Plan> chapter() {
   spec.run = [](Session& session, const Plan& plan) {
     return plan.type == ElementType::float32 ? run<float>(session, plan) : run<std::uint32_t>(session, plan);
   };
+  spec.problems = {{"sum int32", {"--type", "int32"}}, {"sum float32", {"--type", "float32"}}};
   return spec;
 }
 

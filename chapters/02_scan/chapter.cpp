@@ -196,6 +196,7 @@ Chapter<Plan> chapter() {
   spec.run = [](Session& session, const Plan& plan) {
     return plan.type == ElementType::float32 ? run<FloatAdd>(session, plan) : run<WrappingAdd>(session, plan);
   };
+  spec.problems = {{"exclusive int32", {"--scan", "exclusive", "--type", "int32"}}};
   return spec;
 }
 

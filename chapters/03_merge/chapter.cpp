@@ -26,6 +26,13 @@ Chapter<Plan> chapter() {
     session.require_device_bytes(device_bytes_needed(plan), plan.size_options);
     return run_plan(session, plan);
   };
+  spec.problems = {
+      {"keys int32", {"--problem", "merge", "--type", "int32"}},
+      {"keys int64", {"--problem", "merge", "--type", "int64"}},
+      {"pairs int32", {"--problem", "merge", "--type", "int32", "--pairs"}},
+      {"pairs int64", {"--problem", "merge", "--type", "int64", "--pairs"}},
+      {"search int32", {"--problem", "search", "--type", "int32"}},
+  };
   return spec;
 }
 

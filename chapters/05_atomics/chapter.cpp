@@ -162,6 +162,10 @@ Chapter<Plan> chapter() {
       {Format::table, Format::json},
       print_analysis};
   spec.run = run;
+  spec.problems = {
+      {"256 bins", {"--problem", "histogram", "--op", "int-add", "--bins", "256"}},
+      {"65536 bins", {"--problem", "histogram", "--op", "int-add", "--bins", "64Ki"}},
+  };
   return spec;
 }
 

@@ -107,6 +107,14 @@ Chapter<Plan> chapter() {
   spec.run = [](Session& session, const Plan& plan) {
     return plan.type == KeyType::float32 ? run_table<float>(session, plan) : run_table<std::int32_t>(session, plan);
   };
+  spec.problems = {
+      {"if 1%", {"--type", "int32", "--selectivity", "1%"}},
+      {"if 50%", {"--type", "int32", "--selectivity", "50%"}},
+      {"if 99%", {"--type", "int32", "--selectivity", "99%"}},
+      {"flagged 1%", {"--type", "int32", "--flags", "--selectivity", "1%"}},
+      {"flagged 50%", {"--type", "int32", "--flags", "--selectivity", "50%"}},
+      {"flagged 99%", {"--type", "int32", "--flags", "--selectivity", "99%"}},
+  };
   return spec;
 }
 

@@ -4,6 +4,7 @@
 
 #include "analysis.hpp"
 #include "host/host_memory.hpp"
+#include "inputs.hpp"
 #include "join.hpp"
 #include "problems.hpp"
 
@@ -26,6 +27,8 @@ Chapter<Plan> chapter() {
       {Format::table, Format::json},
       [](const Plan&, const CommonOptions& options) { return analysis(options.format); }};
   spec.run = run_plan;
+  // A and B (--nb defaults to --n) share int32 row indices: up to 2^31 - 1 rows together.
+  spec.problems = {{"inner", {"--join", "inner"}, kMaxRows / 2}};
   return spec;
 }
 

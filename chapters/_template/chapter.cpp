@@ -105,6 +105,7 @@ Chapter<Plan> chapter() {
     SquareProblem problem(session.options().n, plan, session.options().seed);
     return session.run(square_stages(), problem);
   };
+  spec.problems = {{"square int32", {}}};
   return spec;
 }
 

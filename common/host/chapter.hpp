@@ -13,7 +13,7 @@
 ///
 /// | step | exit |
 /// |---|---|
-/// | `--help`, `--list`, `--list-options`, `--check-options` | 0 |
+/// | `--help`, `--list`, `--list-options`, `--list-problems`, `--check-options` | 0 |
 /// | a bad option, a bad combination, too little host memory | 2, one line naming what was typed |
 /// | `--analyze` (no GPU needed) | 0 |
 /// | no GPU | 77 |
@@ -29,6 +29,7 @@
 
 #include "host/cli.hpp"
 #include "host/harness.hpp"
+#include "host/sweep_problems.hpp"
 #include "host/types.hpp"
 
 namespace stepwise {
@@ -70,6 +71,10 @@ struct Chapter {
   /// Builds the plan's problem on the device and runs its table through @p session.
   /// @return kExitOk, or kExitFailed when a check failed.
   int (*run)(Session& session, const Plan& plan) = nullptr;
+  /// The problems of the size sweep (`--list-problems`, the tour's `--problems`): each variant
+  /// whose best stage is compared with the library across sizes. Empty for a chapter without a
+  /// library row, which the sweep leaves out.
+  std::vector<SweepProblem> problems;
 };
 
 /// A chapter's command line parsed into its plan, exactly as run_chapter() parses it: the
@@ -88,6 +93,9 @@ class ParsedChapter {
     if (chapter_.analyze.print != nullptr)
       cli_.add_analyze_flag(analyze_, chapter_.analyze.help, chapter_.analyze.reads);
     chapter_.add_options(cli_, plan_);
+    cli_.add_flag("--list-problems", list_problems_,
+                  "Print the problems of the size sweep, one per line: label, tab, options (used by the tour)")
+        ->group("");
     cli_.set_validate([this](const CommonOptions& options) {
       if (analyze_) {
         const auto& formats = chapter_.analyze.formats;
@@ -101,11 +109,21 @@ class ParsedChapter {
   ParsedChapter(const ParsedChapter&) = delete;
   ParsedChapter& operator=(const ParsedChapter&) = delete;
 
-  /// ChapterCli::parse: an exit code when the program should stop now (0 after --help or
-  /// --list, 2 after one line naming a bad option), else nullopt and the plan is complete.
-  std::optional<int> parse(int argc, const char* const* argv) { return cli_.parse(argc, argv); }
+  /// ChapterCli::parse: an exit code when the program should stop now (0 after --help, --list
+  /// or --list-problems, 2 after one line naming a bad option), else nullopt and the plan is
+  /// complete.
+  std::optional<int> parse(int argc, const char* const* argv) {
+    const std::optional<int> code = cli_.parse(argc, argv);
+    if (code || !list_problems_) return code;
+    std::cout << sweep_problem_listing(chapter_.problems);
+    return finish_stdout(argc > 0 ? argv[0] : "stepwise", kExitOk);
+  }
   /// The same, from the arguments without the program name.
-  std::optional<int> parse(const std::vector<std::string>& arguments) { return cli_.parse(arguments); }
+  std::optional<int> parse(const std::vector<std::string>& arguments) {
+    std::vector<const char*> argv = {"stepwise"};
+    for (const std::string& argument : arguments) argv.push_back(argument.c_str());
+    return parse(static_cast<int>(argv.size()), argv.data());
+  }
 
   const Chapter<Plan>& chapter() const { return chapter_; }
   Plan& plan() { return plan_; }
@@ -118,6 +136,7 @@ class ParsedChapter {
   Chapter<Plan> chapter_;
   Plan plan_;
   bool analyze_ = false;
+  bool list_problems_ = false;
   ChapterCli cli_;
 };
 

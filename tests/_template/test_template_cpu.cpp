@@ -121,6 +121,17 @@ TEST_CASE("options: --list shows every row of the table with its lesson, and the
   CHECK(outcome.out.find("cpu  reference") != std::string::npos);
 }
 
+TEST_CASE("options: --list-problems prints the size sweep's problems, one per line, for the tour") {
+  const testing::ParseOutcome outcome = run({"--list-problems"});
+  CHECK(outcome.code == 0);
+  CHECK(outcome.err.empty());
+  CHECK(outcome.out == sweep_problem_listing(chapter().problems));
+  const std::vector<SweepProblem> listed = parse_sweep_problem_listing(outcome.out);
+  REQUIRE(listed.size() == 1);
+  CHECK(listed.front().label == "square int32");
+  CHECK(run({"--list-problems", "--range", "-1"}).code == 2);  // the options are checked first
+}
+
 TEST_CASE("--analyze: one line per kernel row, its load width and load instructions from its traits") {
   for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{5}, std::uint64_t{1000003}, std::uint64_t{1} << 26}) {
     CAPTURE(n);

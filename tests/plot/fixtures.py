@@ -14,6 +14,8 @@ CHAPTERS = {
     "00": ("bandwidth", "copy kernels against cudaMemcpy: the ceiling of every chapter"),
     "01": ("reduction", "parallel reduction, from Harris's kernel 1 to CUB"),
     "02": ("scan", "prefix scan, from naive to single-pass"),
+    "03": ("merge", "merge: per-element binary search to Merge Path, against CUB and Thrust"),
+    "08": ("join", "relational joins on sorted tables"),
 }
 
 # (kind, number, name, median ms at n = 2^22, median ms at n = 2^28), README of chapter 01.
@@ -264,4 +266,61 @@ def reduction_variants(drop=(), fail=()) -> list:
             rows.append(row(kind, number, name, median, 4.0 * n, shape_json(256) if kind == "kernel" else None,
                             detail="before timing: 1 of 1 values differ: [0] = 3735928559, want 12"))
         runs.append(report("01", n, rows, 4.0, date=f"2026-11-2{k + 1}"))
+    return runs
+
+
+def sweep_run(chapter_id: str, label, arguments: str, exponent: int, kernels, libraries, bytes_per_element=8.0,
+              device=None) -> dict:
+    """One run of a size sweep, as `tour --problems` leaves it: the chapter's command with the problem's options and
+    --n 2^exponent, and (when `label` is not None) the `problem` object the tour adds. `kernels` are (number, name,
+    median ms or None for a failed check), `libraries` (name, median ms or None)."""
+    n = 2 ** exponent
+    name = CHAPTERS[chapter_id][0]
+    rows = [row("kernel", number, stage, median, bytes_per_element * n, shape_json(128, 15),
+                detail="before timing: 3 of 1048576 values differ, first at [17]")
+            for number, stage, median in kernels]
+    rows += [row("library", 0, library, median, bytes_per_element * n, detail="the library's output differs")
+             for library, median in libraries]
+    rows.append(row("cpu", 0, "cpu reference", 100.0, bytes_per_element * n))
+    document = report(chapter_id, n, rows, bytes_per_element, device=device)
+    options = f" {arguments}" if arguments else ""
+    document["command"] = (f"build/bin/chapter_{chapter_id}_{name} --reps 10{options} --n 2^{exponent} --format json "
+                           f"--output runs/chapter_{chapter_id}_{name}-n2^{exponent}.json")
+    if label is not None:
+        document["problem"] = {"label": label, "arguments": arguments}
+    return document
+
+
+# Chapter 03's sweep in the tests: (label, arguments, exponent) -> kernel medians of stages 1-4 (None: FAIL) and the
+# medians of cub::DeviceMerge and thrust::merge. Chosen so that every ratio is exact in two decimals.
+MERGE_SWEEP = {
+    ("keys int32", "--type int32", 20): ((0.80, 0.60, 0.50, 0.40), (0.50, 0.60)),        # 1.25, cub
+    ("keys int32", "--type int32", 22): ((3.00, 2.00, 1.60, None), (2.40, 2.00)),        # 2.00 / 1.60 = 1.25, thrust
+    ("keys int32", "--type int32", 24): ((12.0, 8.00, 6.00, 5.00), (4.00, 4.50)),        # 0.80, cub
+    ("keys int64", "--type int64", 20): ((1.60, 1.20, 1.00, 0.80), (0.60, 0.70)),        # 0.75, cub
+    ("keys int64", "--type int64", 24): ((None, None, None, None), (9.00, 9.50)),        # FAIL: no stage passed
+}
+MERGE_STAGES = ("per-element", "merge-path", "two-level", "tuned")
+
+
+def merge_sweep(with_labels: bool = True) -> dict:
+    """Chapter 03's synthetic sweep, file name -> report: keys int32 at 2^20, 2^22, 2^24 (stage 4 failed at 2^22),
+    keys int64 at 2^20 and 2^24 (every stage failed at 2^24; 2^22 missing)."""
+    runs = {}
+    for (label, arguments, exponent), (kernels, libraries) in MERGE_SWEEP.items():
+        stages = [(number + 1, MERGE_STAGES[number], median) for number, median in enumerate(kernels)]
+        libs = list(zip(("cub::DeviceMerge", "thrust::merge"), libraries))
+        slug = label.replace(" ", "-")
+        runs[f"chapter_03_merge-{slug}-n2^{exponent}.json"] = sweep_run("03", label if with_labels else None,
+                                                                        arguments, exponent, stages, libs)
+    return runs
+
+
+def join_sweep() -> dict:
+    """Chapter 08's synthetic sweep: inner at 2^20 and 2^22, one library row."""
+    runs = {}
+    for exponent, (best, library) in ((20, (0.10, 0.30)), (22, (0.25, 0.50))):
+        stages = [(1, "naive", best * 4), (2, "sorted-search", best)]
+        runs[f"chapter_08_join-inner-n2^{exponent}.json"] = sweep_run(
+            "08", "inner", "--join inner", exponent, stages, [("thrust bounds+scan+upper_bound", library)], 16.0)
     return runs

@@ -7,13 +7,17 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "host/sizes.hpp"
+#include "host/sweep_problems.hpp"
 #include "process.hpp"
 
 namespace {
@@ -103,6 +107,47 @@ std::set<std::string> chapters_with(const std::string& option) {
       if (line.rfind(option + " ", 0) == 0) names.insert(name);
   }
   return names;
+}
+
+/// One line of a chapter's --list-problems: LABEL<TAB>ARGUMENTS[<TAB>max_n=COUNT].
+struct ListedProblem {
+  std::string label;
+  std::string arguments;    ///< as listed: one space between arguments
+  std::string limit;        ///< `max_n=2^30-1`, or empty
+  std::uint64_t max_n = 0;  ///< the limit's count (0: none)
+};
+
+/// What `CHAPTER --list-problems` prints, line by line (exit code 0 required).
+std::vector<ListedProblem> listed_problems(const std::string& path) {
+  const ProcessResult result = run_process({path, "--list-problems"});
+  REQUIRE(result.exit_code == 0);
+  REQUIRE(result.err.empty());
+  std::vector<ListedProblem> problems;
+  for (const std::string& line : lines_of(result.out)) {
+    INFO(line);
+    const std::size_t tab = line.find('\t');
+    REQUIRE(tab != std::string::npos);
+    ListedProblem problem;
+    problem.label = line.substr(0, tab);
+    problem.arguments = line.substr(tab + 1);
+    const std::size_t second = problem.arguments.find('\t');
+    if (second != std::string::npos) {
+      problem.limit = problem.arguments.substr(second + 1);
+      problem.arguments = problem.arguments.substr(0, second);
+      REQUIRE(problem.limit.rfind("max_n=", 0) == 0);
+      problem.max_n = stepwise::parse_count(problem.limit.substr(6));
+    }
+    problems.push_back(problem);
+  }
+  return problems;
+}
+
+/// The words of @p text, split at blanks.
+std::vector<std::string> words_of(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream stream(text);
+  for (std::string word; stream >> word;) words.push_back(word);
+  return words;
 }
 
 /// Exit code 2 with exactly one line on stderr that contains @p words, and nothing run.
@@ -240,6 +285,17 @@ TEST_CASE("the tour refuses bad options with exit code 2 and one line before any
     check_refused({"--dry-run", "--sizes", "2^16,,2^18"}, "--sizes 2^16,,2^18");
     check_refused({"--dry-run", "--sizes", "2^16", "--n", "2^20"}, "--n and --sizes exclude each other");
   }
+  SUBCASE("--problems: a flag, not with a mode, and never beside an option the problems set") {
+    check_refused({"--dry-run", "--problems=1"}, "--problems is a flag: it takes no value");
+    check_refused({"--dry-run", "--problems", "--analyze"}, "--problems does nothing with --analyze");
+    check_refused({"--dry-run", "--problems", "--type", "float32"},
+                  "--type: with --problems, chapter_01_reduction's problems set it themselves");
+    check_refused({"--dry-run", "--problems", "--chapter", "07"}, "--problems: none of these chapters lists problems");
+    check_refused({"--dry-run", "--problems", "--chapter", "harness_chapter"},
+                  "--problems: none of these chapters lists problems");
+    check_refused({"--dry-run", "--problems", "--sizes", "2^20", "--reps", "0"}, "--reps");
+    check_refused({"--dry-run", "--problems", "--list-problems"}, "--list-problems cannot be passed to the chapters");
+  }
   SUBCASE("outputs") {
     check_refused({"--dry-run", "--output", "/no/such/folder/summary.md"}, "does not exist");
     check_refused({"--dry-run", "--reports", "/proc/version"}, "--reports /proc/version: not a directory");
@@ -302,6 +358,135 @@ TEST_CASE("--sizes runs every chapter at every size") {
   }
 }
 
+TEST_CASE("--problems runs each problem every chapter lists at every size, its report named after its label") {
+  const std::map<std::string, std::string> chapters = default_chapters();
+  char name[] = "/tmp/stepwise-tour-problems-XXXXXX";
+  REQUIRE(mkdtemp(name) != nullptr);
+  const std::filesystem::path folder(name);
+  const std::vector<std::string> sizes = {"2^20", "2^22"};
+  const DryRun planned = dry_run({"--problems", "--chapter", "03", "--chapter", "06", "--sizes", "2^20,2^22", "--reps",
+                                  "10", "--reports", folder.string()});
+  INFO(planned.result.err);
+  CHECK(planned.result.exit_code == 0);
+  CHECK(planned.result.err.empty());
+  std::vector<PlannedRun> expected;  // size by size, chapter by chapter, problem by problem
+  for (const std::string& size : sizes)
+    for (const std::string chapter : {"chapter_03_merge", "chapter_06_compaction"})
+      for (const ListedProblem& problem : listed_problems(chapters.at(chapter))) {
+        PlannedRun run;
+        run.chapter = chapter;
+        run.arguments = "--reps 10 " + problem.arguments + " --n " + size;
+        run.report = true;
+        run.report_file =
+            (folder / (chapter + "-" + stepwise::sweep_problem_slug(problem.label) + "-n" + size + ".json")).string();
+        expected.push_back(run);
+      }
+  CHECK(expected.size() == 2 * (5 + 6));
+  REQUIRE(planned.runs.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    CAPTURE(i);
+    CHECK(planned.runs[i].chapter == expected[i].chapter);
+    CHECK(planned.runs[i].arguments == expected[i].arguments);
+    CHECK(planned.runs[i].report);
+    CHECK(planned.runs[i].report_file == expected[i].report_file);
+  }
+  CHECK(planned.runs.front().report_file == (folder / "chapter_03_merge-keys-int32-n2^20.json").string());
+  CHECK(planned.runs.back().report_file == (folder / "chapter_06_compaction-flagged-99pct-n2^22.json").string());
+  std::filesystem::remove_all(folder);
+}
+
+TEST_CASE("--problems leaves out, with a note, a chapter that lists none") {
+  const DryRun planned = dry_run({"--problems", "--chapter", "07", "--chapter", "00", "--sizes", "2^20"});
+  CHECK(planned.result.exit_code == 0);
+  REQUIRE(planned.runs.size() == 1);
+  CHECK(planned.runs[0].chapter == "chapter_00_bandwidth");
+  CHECK(lines_of(planned.result.err) ==
+        std::vector<std::string>{
+            "tour: note: chapter_07_divergence lists no problems to sweep (no library row to compare): left out"});
+}
+
+TEST_CASE("a size a chapter refuses is skipped with the chapter's reason on one line, and the tour goes on") {
+  const std::string reason =
+      "--n 2^30 (--nb defaults to --n): A and B hold 2^31 rows together, above 2^31 - 1 "
+      "(int32 row indices)";
+  SUBCASE("the default problems") {
+    const DryRun planned = dry_run({"--chapter", "08", "--chapter", "01", "--sizes", "2^28,2^30"});
+    CHECK(planned.result.exit_code == 0);
+    REQUIRE(planned.runs.size() == 3);
+    CHECK(planned.runs[0].chapter == "chapter_08_join");
+    CHECK(planned.runs[0].arguments == "--n 2^28");
+    CHECK(planned.runs[1].chapter == "chapter_01_reduction");
+    CHECK(planned.runs[2].chapter == "chapter_01_reduction");
+    CHECK(planned.runs[2].arguments == "--n 2^30");
+    CHECK(lines_of(planned.result.err) ==
+          std::vector<std::string>{"tour: skipped: chapter_08_join at --n 2^30: " + reason});
+  }
+  SUBCASE("--problems") {
+    const DryRun planned = dry_run({"--problems", "--chapter", "08", "--sizes", "2^28,2^30"});
+    CHECK(planned.result.exit_code == 0);
+    REQUIRE(planned.runs.size() == 1);
+    CHECK(planned.runs[0].arguments == "--join inner --n 2^28");
+    CHECK(lines_of(planned.result.err) ==
+          std::vector<std::string>{"tour: skipped: chapter_08_join (inner) at --n 2^30: " + reason});
+  }
+  SUBCASE("a run with every size skipped needs no GPU: the summary says why") {
+    const ProcessResult result = tour({"--chapter", "08", "--sizes", "2^30", "--format", "csv"});
+    CHECK(result.exit_code == 0);
+    CHECK(lines_of(result.err) == std::vector<std::string>{"tour: skipped: chapter_08_join at --n 2^30: " + reason});
+    CHECK(lines_of(result.out) ==
+          std::vector<std::string>{"chapter,problem,size,best_stage,gbps,pct_memcpy,library,best_over_library",
+                                   "chapter_08_join,,2^30,,,,,"});
+    const ProcessResult table = tour({"--chapter", "08", "--sizes", "2^30"});
+    CHECK(table.out.find("chapter_08_join n=2^30: skipped: " + reason) != std::string::npos);
+  }
+  SUBCASE("refused at every size and at the default size: an error of the options, before anything runs") {
+    check_refused({"--dry-run", "--chapter", "08", "--sizes", "2^28,2^30", "--nb", "2^31"}, "--nb 2^31");
+  }
+}
+
+// Every problem a chapter lists must run at every size of the sweep the ratio-vs-n figures draw (2^20, 2^22, ...,
+// 2^30), or be refused there by a limit the problem declares (max_n), and nowhere else.
+TEST_CASE("every chapter's problems pass its --check-options at every size of the sweep, or declare the refusal") {
+  std::set<std::string> with_library;
+  for (const auto& [name, path] : default_chapters()) {
+    const ProcessResult listing = run_process({path, "--list"});
+    REQUIRE(listing.exit_code == 0);
+    for (const std::string& line : lines_of(listing.out))
+      if (line.rfind("  lib  ", 0) == 0) with_library.insert(name);
+  }
+  CHECK(with_library.count("chapter_07_divergence") == 0);
+  CHECK(with_library.count("chapter_03_merge") == 1);
+  std::size_t checked = 0;
+  for (const auto& [name, path] : default_chapters()) {
+    INFO(name);
+    const std::vector<ListedProblem> problems = listed_problems(path);
+    CHECK(problems.empty() == (with_library.count(name) == 0));
+    std::set<std::string> labels;
+    std::set<std::string> slugs;
+    for (const ListedProblem& problem : problems) {
+      INFO(problem.label);
+      CHECK(labels.insert(problem.label).second);
+      CHECK(slugs.insert(stepwise::sweep_problem_slug(problem.label)).second);
+      CHECK_FALSE(stepwise::sweep_problem_slug(problem.label).empty());
+      const std::vector<std::string> arguments = words_of(problem.arguments);
+      CHECK(std::find(arguments.begin(), arguments.end(), "--n") == arguments.end());
+      for (int exponent = 20; exponent <= 30; exponent += 2) {
+        const std::uint64_t n = std::uint64_t{1} << exponent;
+        const std::string size = "2^" + std::to_string(exponent);
+        INFO("--n " << size);
+        std::vector<std::string> command = {path, "--check-options", "--n", size};
+        command.insert(command.end(), arguments.begin(), arguments.end());
+        const ProcessResult check = run_process(command);
+        const bool declared_refusal = problem.max_n != 0 && n > problem.max_n;
+        CHECK_MESSAGE(check.exit_code == (declared_refusal ? 2 : 0), check.err);
+        CHECK(lines_of(check.err).size() == (declared_refusal ? 1U : 0U));
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked >= 6 * 17);
+}
+
 // Passes once chapter 04's --check-options reads the file it is given.
 TEST_CASE("a chapter's option that its chapter refuses stops the tour before any chapter runs") {
   check_refused({"--dry-run", "--matrix", "/nonexistent.mtx"}, "chapter_04_spmv: ");
@@ -354,8 +539,9 @@ TEST_CASE("tour --help says what the modes do and that --reports is created and 
     else if (!text.empty() && text.back() != ' ')
       text += ' ';
   }
-  for (const std::string words : {"--sizes", "--dry-run", "created if it does not exist", "--analyze-without-gpu",
-                                  "A mode (--analyze, --latency, --surface) runs only the chapters that have it",
-                                  "77 without a GPU", "at most 2^40"})
+  for (const std::string words :
+       {"--sizes", "--dry-run", "created if it does not exist", "--analyze-without-gpu",
+        "A mode (--analyze, --latency, --surface) runs only the chapters that have it", "77 without a GPU",
+        "at most 2^40", "--problems", "--list-problems", "is skipped, with the chapter's reason on one line"})
     CHECK_MESSAGE(text.find(words) != std::string::npos, words);
 }

@@ -26,6 +26,12 @@ def _common(parser: argparse.ArgumentParser, single: bool) -> None:
                             help="the K-th run (from 1) of a file that holds a JSON array of runs")
 
 
+def _sizes_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--sizes", metavar="LIST",
+                        help="the sizes the sweep ran, as the tour's --sizes (2^20..2^30 or 2^20,2^22): a size with no "
+                             "report is marked missing (default: every size some report has)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="tools/plot", description=_DESCRIPTION,
@@ -45,6 +51,18 @@ def build_parser() -> argparse.ArgumentParser:
                          help="runs of one chapter at different --n (files, or JSON arrays of runs)")
     scaling.add_argument("--metric", choices=("time", "gbps"), default="time", help="what to draw (default: time)")
     _common(scaling, single=False)
+
+    ratio = commands.add_parser("ratio-vs-n", help="library time ÷ best stage time against n, a line per problem")
+    ratio.add_argument("reports", nargs="+", metavar="REPORT.json",
+                       help="runs of the size sweep (tour --sizes ... --problems --reports DIR): one chapter, or every "
+                            "chapter with --all")
+    ratio.add_argument("--all", action="store_true", help="one small panel per chapter (the root README's overview)")
+    _sizes_option(ratio)
+    _common(ratio, single=False)
+
+    table = commands.add_parser("ratio-table", help="the ratios of ratio-vs-n as a markdown table, on stdout")
+    table.add_argument("reports", nargs="+", metavar="REPORT.json", help="runs of the size sweep, of any chapters")
+    _sizes_option(table)
 
     sweep = commands.add_parser("sweep", help="heat map of one stage's --sweep, or of every stage's")
     sweep.add_argument("report", metavar="REPORT.json", help="the --format json output of a --sweep run")
@@ -101,6 +119,14 @@ def _figure(args: argparse.Namespace):
         labels = [label.strip() for label in args.labels.split(",")]
         figure = versus.draw(reports, args.baseline, args.xlabel, labels, args.title, args.subtitle)
         return figure, versus.default_title(reports[0], args.baseline, args.xlabel)
+    if args.command == "ratio-vs-n":
+        from . import ratio
+
+        chapters = ratio.collect([report for path in args.reports for report in read_file(path)])
+        sizes = ratio.sweep_sizes(chapters, ratio.parse_sizes(args.sizes) if args.sizes else None)
+        if args.all:
+            return ratio.draw_all(chapters, sizes, args.title, args.subtitle), "Library time ÷ best stage time"
+        return ratio.draw(chapters, sizes, args.title, args.subtitle), ratio.default_title(chapters[0])
     if args.command == "time-vs-n":
         reports = read_series(args.reports)
         figure = scaling.draw(reports, args.metric, args.title, args.subtitle)
@@ -147,13 +173,30 @@ def parse_arguments(argv=None) -> argparse.Namespace:
     tools/plot command with it."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    _check_output(parser, args.output)
+    if args.command != "ratio-table":
+        _check_output(parser, args.output)
     return args
+
+
+def _table(args: argparse.Namespace) -> int:
+    """tools/plot ratio-table: the markdown table on stdout (no matplotlib needed)."""
+    from . import ratio
+
+    try:
+        chapters = ratio.collect([report for path in args.reports for report in read_file(path)])
+        sizes = ratio.sweep_sizes(chapters, ratio.parse_sizes(args.sizes) if args.sizes else None)
+    except ReportError as error:
+        print(f"tools/plot: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    sys.stdout.write(ratio.render_table(chapters, sizes))
+    return 0
 
 
 def main(argv=None) -> int:
     """Run tools/plot; returns the exit code (0, or 2 for bad arguments, input or a missing matplotlib)."""
     args = parse_arguments(argv)
+    if args.command == "ratio-table":
+        return _table(args)
     try:
         importlib.import_module("matplotlib")
     except ImportError:

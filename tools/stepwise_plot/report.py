@@ -101,6 +101,8 @@ class Report:
     date: str
     sweep: bool
     rows: List[Row]
+    command: str = ""  # the chapter's command line, as the report gives it
+    problem: str = ""  # the label of the size sweep's problem the run is of (the tour's --problems), else empty
 
     @property
     def chapter(self) -> str:
@@ -207,7 +209,19 @@ def parse_report(document: dict, source: str) -> Report:
         date=str(document.get("date", "")),
         sweep=bool(document.get("sweep", False)),
         rows=[_row(row, f"{source}: rows[{i}]") for i, row in enumerate(rows)],
+        command=str(document.get("command", "")),
+        problem=_problem_label(document.get("problem"), source),
     )
+
+
+def _problem_label(problem, source: str) -> str:
+    """The label of the report's `problem` object (the tour's --problems adds it), empty without one."""
+    if problem is None:
+        return ""
+    label = problem.get("label") if isinstance(problem, dict) else None
+    if not isinstance(label, str) or not label:
+        raise ReportError(f"{source}: 'problem' has no label (the tour writes {{\"label\": ..., \"arguments\": ...}})")
+    return label
 
 
 def read_json(path: str):
