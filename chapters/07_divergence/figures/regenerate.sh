@@ -82,12 +82,14 @@ case "$mode" in
         --warmup 0
     fi
     # 5. Stage 1 against stage 2 on sorted input (NOTES.md): the warp instructions each issues (564,908,030 and
-    #    620,994,672 predicted from the SASS), the warp states, the scheduler's issue rate and the pipes.
+    #    620,994,672 predicted from the SASS, and so measured), the warp states, the scheduler's issue rate and the
+    #    pipes, at the clocks of a normal run.
     if wants ncu; then
       for stage in 1 2; do
-        step "ncu-sorted-stage$stage" ncu --metrics smsp__inst_executed.sum,gpu__time_duration.sum \
-          --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
-          --section InstructionStats --section Occupancy -k regex:apply_own -c 1 \
+        step "ncu-sorted-stage$stage" ncu --clock-control none \
+          --metrics smsp__inst_executed.sum,gpu__time_duration.sum --section WarpStateStats --section SchedulerStats \
+          --section ComputeWorkloadAnalysis --section InstructionStats --section Occupancy --section SpeedOfLight \
+          -k regex:apply_own -c 1 \
           --log-file "$reports/ncu_sorted_stage$stage.txt" "$chapter" --divergence 0 --stage "$stage" \
           --reps 1 --warmup 0
       done
