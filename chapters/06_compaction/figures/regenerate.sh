@@ -5,7 +5,9 @@
 #   chapters/06_compaction/figures/regenerate.sh concepts [bin-dir] [report-dir]             anywhere with matplotlib
 # The gpu parts, all by default: tests (the GPU tests and compute-sanitizer), tables (the README's tables), more (the
 # other inputs), polls (stages 6, 7 and CUB at six first-poll delays, both forms, 1/50/99 %), sweeps (--sweep of both
-# forms at 50 %, of stages 3, 7 and 8 at 1 %), ncu (the counters, and the SASS of stages 1 and 2). bin-dir defaults to
+# forms at 50 %, of stages 3, 7 and 8 at 1 %), ncu (the counters, and the SASS of stages 1 and 2), variants (stage 7's
+# variant rows: compute-sanitizer on them, the README's variant table in both forms and at 2^28, stages 4-6 at every
+# launch shape, and the registers and occupancy of each variant under Nsight Compute). bin-dir defaults to
 # build/bin, report-dir to build/reports/06 (neither is committed). The gpu mode prints a summary last: each step's
 # exit code and seconds; the full outputs are in report-dir. plot draws the README's measured figures from the gpu
 # mode's reports; concepts draws its two diagrams from --analyze --format json (no GPU, about 2 s).
@@ -18,7 +20,7 @@ case "$mode" in
     bin=${2:-build/bin}
     reports=${3:-build/reports/06}
     parts=("${@:4}")
-    [ ${#parts[@]} -eq 0 ] && parts=(tests tables more polls sweeps ncu)
+    [ ${#parts[@]} -eq 0 ] && parts=(tests tables more polls sweeps ncu variants)
     wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
     compaction="$bin/chapter_06_compaction"
     source "$(dirname "$0")/../../../tools/figures-steps.sh"
@@ -101,6 +103,55 @@ case "$mode" in
           f&&/Function :/{f=0} f' | grep -E 'Function|VOTE|FLO|POPC|ATOM|RED|SHFL' > "$reports/sass_stages_1_2.txt"
         summary+=("sass: $(grep -c 'VOTE' "$reports/sass_stages_1_2.txt") VOTE in stages 1 and 2 (sass_stages_1_2.txt)")
       fi
+    fi
+
+    # 6. Stage 7's variant rows (--variants: stage 7 with one change undone each). compute-sanitizer on the variants'
+    #    kernels, both forms; the README's variant table (stages 6, 7 and the variants, 2^26, 50 %) with the predicate,
+    #    with flag bytes (where `7 - packed flags` differs from stage 7) and at 2^28; stages 4, 5 and 6 at every launch
+    #    shape (--sweep: the JSON keeps each shape's time, the defaults included), with default and best side by side in
+    #    shapes-4-5-6-summary.md; registers, occupancy, DRAM throughput and duration of stage 7 and each variant (2^24,
+    #    each row launches its kernel twice: the check, then one timed repetition).
+    if wants variants; then
+      for tool in memcheck racecheck synccheck; do
+        step "sanitizer-$tool-variants-if" compute-sanitizer --tool "$tool" --error-exitcode 99 "$compaction" \
+          --n 20011 --stage 7 --variants --reps 1 --warmup 1
+        step "sanitizer-$tool-variants-flagged" compute-sanitizer --tool "$tool" --error-exitcode 99 "$compaction" \
+          --n 20011 --stage 7 --variants --flags --payload --type float32 --pattern runs:300 --reps 1 --warmup 1
+      done
+      table variants-if-2e26 --stage 6 --stage 7 --variants
+      table variants-flagged-2e26 --stage 6 --stage 7 --variants --flags
+      table variants-if-2e28 --stage 6 --stage 7 --variants --n 2^28
+      table shapes-4-5-6 --stage 4 --stage 5 --stage 6 --sweep
+      step shapes-4-5-6-summary python3 - "$reports/shapes-4-5-6.json" "$reports/shapes-4-5-6-summary.md" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+defaults = {4: "128x8, 8 blk/SM", 5: "128x8, 8 blk/SM", 6: "256x12"}  # the stages' default shapes (--list)
+lines = ["| # | stage | default shape | ms | best shape | ms | default / best |",
+         "| ---: | --- | --- | ---: | --- | ---: | ---: |"]
+for row in report["rows"]:
+    if row["kind"] != "kernel" or not row["sweep"]:
+        continue
+    points = [p for p in row["sweep"] if p["median_ms"] is not None]
+    default = next((p for p in points if p["shape"]["label"] == defaults.get(row["number"])), None)
+    best = min(points, key=lambda p: p["median_ms"])
+    if default is None:
+        lines.append(f"| {row['number']} | {row['name']} | (default shape not found) | | {best['shape']['label']} | "
+                     f"{best['median_ms']:.4f} | |")
+        continue
+    lines.append(f"| {row['number']} | {row['name']} | {default['shape']['label']} | {default['median_ms']:.4f} | "
+                 f"{best['shape']['label']} | {best['median_ms']:.4f} | {default['median_ms'] / best['median_ms']:.3f} |")
+open(sys.argv[2], "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+PY
+      metrics=launch__registers_per_thread,launch__occupancy_limit_registers,sm__warps_active.avg.pct_of_peak_sustained_active
+      metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum
+      for form in if flagged; do
+        flags=()
+        [ "$form" = flagged ] && flags=(--flags)
+        step "ncu-registers-$form" ncu --clock-control none --metrics "$metrics" -k regex:select_tuned -c 16 --csv \
+          --log-file "$reports/ncu-registers-$form.csv" "$compaction" --n 2^24 --stage 7 --variants "${flags[@]}" \
+          --reps 1 --warmup 0
+      done
     fi
     steps_end
     ;;
