@@ -7,9 +7,17 @@
 namespace stepwise::compaction {
 namespace {
 
+/// A row that does not keep the input order does less than DeviceSelect: the size sweep leaves it
+/// out of the comparison with the library.
+template <class K>
+void mark_library_matches(SelectStage<K>& stage) {
+  stage.matches_library = stage.traits.keeps_input_order;
+  for (SelectStage<K>& variant : stage.variants) variant.matches_library = variant.traits.keeps_input_order;
+}
+
 template <class K>
 std::vector<SelectStage<K>> table(Form form) {
-  return numbered<SelectStage<K>>({
+  std::vector<SelectStage<K>> stages = numbered<SelectStage<K>>({
       atomic_per_element<K>(),                                               // stages/01_atomic.cu
       warp_aggregated<K>(),                                                  // stages/02_warp_aggregated.cu
       block_aggregated<K>(),                                                 // stages/03_block_aggregated.cu
@@ -20,6 +28,8 @@ std::vector<SelectStage<K>> table(Form form) {
       tuned_unordered<K>(),                                                  // stages/08_tuned_unordered.cu
       form == Form::flags ? library_cub_flagged<K>() : library_cub_if<K>(),  // stages/lib_cub_select.cu
   });
+  for (SelectStage<K>& stage : stages) mark_library_matches(stage);
+  return stages;
 }
 
 }  // namespace

@@ -71,6 +71,7 @@ ReportRow Session::measure(const Runnable& stage, const LaunchShape& shape, Prob
   row.number = stage.info.number;
   row.name = stage.info.name;
   row.variant = stage.info.variant;
+  row.matches_library = stage.info.matches_library;
   row.lesson = stage.info.lesson;
   row.shape = shape;
   const auto fail = [&row](const std::string& when, const std::string& detail) {

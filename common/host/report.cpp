@@ -265,6 +265,7 @@ std::string render_json(const Report& report) {
                             {"step_speedup", optional_json(row.step_speedup)},
                             {"total_speedup", optional_json(row.total_speedup)}};
     if (!row.variant.empty()) entry["variant"] = row.variant;
+    if (!row.matches_library) entry["matches_library"] = false;
     put_time(entry, row.time, report.bytes_moved);
     entry["gflops"] = row.time && report.flops > 0 ? nlohmann::json(row.gflops) : nlohmann::json(nullptr);
     entry["pct_memcpy"] = row.time ? nlohmann::json(row.pct_memcpy) : nlohmann::json(nullptr);

@@ -29,7 +29,8 @@ struct ReportRow {
   RowKind kind = RowKind::kernel;
   int number = 0;  ///< stage number; 0 for library and CPU rows
   std::string name;
-  std::string variant;  ///< a variant row: the change of stage `number` it undoes (StageInfo::variant)
+  std::string variant;          ///< a variant row: the change of stage `number` it undoes (StageInfo::variant)
+  bool matches_library = true;  ///< StageInfo::matches_library; JSON writes `"matches_library": false` when false
   std::string lesson;
   LaunchShape shape;                ///< the shape this row ran with (the best one, after a sweep)
   std::optional<TimingStats> time;  ///< absent when the stage failed before timing

@@ -108,6 +108,10 @@ struct StageInfo {
   /// listed and reported as `7 - packed flags` right after the stage, and run only with
   /// --variants (stage.hpp: Stage::variants).
   std::string variant;
+  /// Whether this row computes what the chapter's library rows compute (the same output with the
+  /// same guarantees). The size sweep compares the library with the fastest such row; a row that
+  /// does less (a compaction that does not keep the input order) says false.
+  bool matches_library = true;
 };
 
 /// A variant row as --list, the table and the messages name it: `7 - packed flags` (its stage's

@@ -485,3 +485,16 @@ TEST_CASE("the report's note on the order each row keeps is generated from the r
   for (SelectRow& row : rows) row.traits.keeps_input_order = row.number % 2 == 0;
   CHECK(order_note(rows).find("stages 1, 3, 5 and 7 keep the elements in the order") == 0);
 }
+
+TEST_CASE("a row matches the library exactly when it keeps the input order, variants included") {
+  int unordered = 0;
+  for (Form form : {Form::predicate, Form::flags}) {
+    for (const SelectStage<std::int32_t>& stage : select_stages<std::int32_t>(form)) {
+      CHECK(stage.matches_library == stage.traits.keeps_input_order);
+      if (!stage.matches_library) ++unordered;
+      for (const SelectStage<std::int32_t>& variant : stage.variants)
+        CHECK(variant.matches_library == variant.traits.keeps_input_order);
+    }
+  }
+  CHECK(unordered == 8);  // stages 1-3 and 8, in both forms
+}

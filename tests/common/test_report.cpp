@@ -270,3 +270,11 @@ TEST_CASE("a variant row reads `2 - change` in the table and markdown, and carri
   CHECK(lines[2].back() == ',');  // stage 2's own row: an empty variant
   CHECK(split(render(sample_report(), Format::csv), '\n')[0].find("variant") == std::string::npos);
 }
+
+TEST_CASE("a row that does less than the library says so in JSON, and only then") {
+  Report report = sample_report();
+  report.rows[1].matches_library = false;
+  const nlohmann::json json = nlohmann::json::parse(render(report, Format::json));
+  CHECK(json["rows"][0].count("matches_library") == 0);
+  CHECK(json["rows"][1]["matches_library"] == false);
+}

@@ -67,6 +67,20 @@ class Collect(RatioTest):
             else:
                 self.assertAlmostEqual(got, want)
 
+    def test_a_row_that_does_less_than_the_library_is_not_the_best(self):
+        # Chapter 06: stage 8 keeps no input order, so DeviceSelect is compared with stage 7, not with it.
+        document = fixtures.sweep_run("06", "if 50%", "--selected 50", 24,
+                                      [(7, "tuned", 0.0538), (8, "tuned-unordered", 0.0361)],
+                                      [("cub::DeviceSelect::If", 0.0488)])
+        document["rows"][1]["matches_library"] = False
+        (chapter,) = ratio.collect([parse_report(document, "x")])
+        point = chapter.problems[0].points[2 ** 24]
+        self.assertEqual(point.best.number, 7)
+        self.assertAlmostEqual(point.ratio, 0.0488 / 0.0538)
+        del document["rows"][1]["matches_library"]
+        (chapter,) = ratio.collect([parse_report(document, "x")])
+        self.assertEqual(chapter.problems[0].points[2 ** 24].best.number, 8)
+
     def test_without_the_tours_label_the_command_names_the_problem(self):
         reports = [parse_report(document, name) for name, document in fixtures.merge_sweep(False).items()]
         (chapter,) = ratio.collect(reports)

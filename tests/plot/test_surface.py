@@ -77,3 +77,14 @@ class Surface(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Placement(unittest.TestCase):
+    def test_the_caption_says_how_the_keys_lie_as_the_surface_note_says(self):
+        from stepwise_plot.surface import _placement
+
+        document = surface_document({"int-add": {1: None, 2: (2, 1, 1, 1, 1, 1)}})
+        self.assertIn("bins K/d apart", _placement(document))
+        document["notes"] = ["keys per warp d: runs of 32 / d equal keys, the d runs of each aligned group of 32 keys "
+                             "on distinct random bins (runs:R); every point checked before and after timing"]
+        self.assertIn("on d distinct random bins", _placement(document))

@@ -1,7 +1,8 @@
 """The library against the chapter's best stage, across sizes: one line per problem of the size sweep.
 
 Each point is one run (one chapter, one problem, one --n): the median time of the library row over
-the median time of the fastest kernel stage that passed its check in that run, so 1.0 is a tie and
+the median time of the fastest kernel stage that passed its check in that run and computes what the
+library computes (a row marked `"matches_library": false` is left out, and so are variant rows), so 1.0 is a tie and
 2.0 means the chapter's best stage takes half the library's time. Where a chapter has several
 library rows (merge: CUB and Thrust; SpMV: two cuSPARSE algorithms) the faster one that passed is
 the library. Runs are grouped into problems by the label the tour's `--problems` writes into each
@@ -93,8 +94,9 @@ class Chapter:
 
 
 def best_row(report: Report) -> Optional[Row]:
-    """The fastest kernel row that passed its check, or None."""
-    passed = [row for row in report.rows if row.kind == "kernel" and not row.failed]
+    """The fastest kernel row that passed its check and computes what the library computes (a row with
+    `"matches_library": false`, such as chapter 06's unordered compactions, is left out), or None."""
+    passed = [row for row in report.rows if row.kind == "kernel" and row.matches_library and not row.is_variant and not row.failed]
     return min(passed, key=lambda row: row.median_ms) if passed else None
 
 
@@ -236,8 +238,8 @@ def render_table(chapters: List[Chapter], sizes: List[int]) -> str:
             lines.append(f"| {chapter.name} | {problem.label} | " + " | ".join(cells) + " |")
     reports = _reports(chapters)
     dates = sorted({report.date for report in reports if report.date})
-    lines += ["", "Each cell: the library's median time ÷ the median time of the fastest kernel stage that passed, in "
-              "the same run (that stage's number in brackets); above 1.00× the chapter's stage is faster. FAIL: no "
+    lines += ["", "Each cell: the library's median time ÷ the median time of the fastest kernel stage that passed and "
+              "computes what the library computes, in the same run (that stage's number in brackets); above 1.00× the chapter's stage is faster. FAIL: no "
               "kernel stage or no library row passed; —: no report at that size."]
     if several:
         lines.append("Chapters with several library rows compare with the faster one that passed (named in the "
@@ -292,7 +294,7 @@ def draw_all(chapters: List[Chapter], sizes: List[int], title: str = None, sub: 
     return fig
 
 
-_DEFINITION = ("best: the fastest kernel stage that passed, at each size; library: the fastest library row that "
+_DEFINITION = ("best: the fastest kernel stage that passed and matches the library's output, at each size; library: the fastest library row that "
                "passed; above 1 the best stage is faster")
 
 

@@ -64,6 +64,7 @@ class Row:
     sweep: List[SweepPoint] = field(default_factory=list)
     gflops: Optional[float] = None
     variant: str = ""  # a variant row (--variants): the change of stage `number` it undoes
+    matches_library: bool = True  # false: the row does less than the library (chapter 06's unordered stages)
 
     @property
     def is_variant(self) -> bool:
@@ -186,6 +187,7 @@ def _row(document: dict, where: str) -> Row:
         sweep=[_sweep_point(point, f"{where}.sweep[{i}]") for i, point in enumerate(sweep)],
         gflops=_number(document.get("gflops"), f"{where}.gflops"),
         variant=str(document.get("variant") or ""),
+        matches_library=bool(document.get("matches_library", True)),
     )
 
 

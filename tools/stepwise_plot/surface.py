@@ -121,11 +121,19 @@ def draw(document: dict, source: str, title: str = None, sub: str = None):
     bar.ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}×"))
     subtitle = _subtitle(document) if sub is None else sub
     fig.suptitle("\n".join(text for text in ((title or default_title(document)), subtitle) if text))
-    style.caption(fig, ["keys per warp d: each warp's 32 keys are d runs of 32/d equal keys, on bins K/d apart.",
+    style.caption(fig, [_placement(document),
                         "Each cell: stage 1's median time over the stage's.",
                         f"Color: log scale over the surface's range, {_text(norm.vmin)} to {_text(norm.vmax)};"
                         " white: 1×, blue faster, red slower."])
     return fig
+
+
+def _placement(document: dict) -> str:
+    """The caption's first line: how a warp's d keys lie on the bins, as the surface's own note says."""
+    notes = " ".join(str(note) for note in document.get("notes", []))
+    if "random bins" in notes:
+        return "keys per warp d: each warp's 32 keys are d runs of 32/d equal keys, on d distinct random bins."
+    return "keys per warp d: each warp's 32 keys are d runs of 32/d equal keys, on bins K/d apart."
 
 
 def _subtitle(document: dict) -> str:
