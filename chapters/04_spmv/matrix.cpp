@@ -94,17 +94,28 @@ CsrMatrix MatrixSource::load(std::uint64_t seed) {
   return parse_matrix_market(spec_, text);
 }
 
+namespace {
+
+/// Sets @p values[i] = draw(random) for every i, in parallel chunks of 2^16, each chunk drawing from
+/// its own stream of (@p seed, @p stream): the same values whatever the number of threads.
+template <class Draw>
+void fill_from_streams(std::vector<double>& values, std::uint64_t seed, Stream stream, Draw draw) {
+  constexpr std::int64_t kPerChunk = 1 << 16;
+  const std::int64_t total = static_cast<std::int64_t>(values.size());
+  for_each_chunk((total + kPerChunk - 1) / kPerChunk, [&](std::int64_t chunk) {
+    RandomStream random(seed, stream, static_cast<std::uint64_t>(chunk));
+    const std::int64_t last = std::min(total, (chunk + 1) * kPerChunk);
+    for (std::int64_t i = chunk * kPerChunk; i < last; ++i) values[i] = draw(random);
+  });
+}
+
+}  // namespace
+
 CsrMatrix load_matrix(const std::string& spec, std::uint64_t seed) { return MatrixSource(spec).load(seed); }
 
 std::vector<double> make_x(std::size_t count, std::uint64_t seed) {
   std::vector<double> x(count);
-  constexpr std::int64_t kPerChunk = 1 << 16;
-  const std::int64_t total = static_cast<std::int64_t>(count);
-  for_each_chunk((total + kPerChunk - 1) / kPerChunk, [&](std::int64_t chunk) {
-    RandomStream random(seed, Stream::x, static_cast<std::uint64_t>(chunk));
-    const std::int64_t last = std::min(total, (chunk + 1) * kPerChunk);
-    for (std::int64_t i = chunk * kPerChunk; i < last; ++i) x[i] = unit_value(random.next());
-  });
+  fill_from_streams(x, seed, Stream::x, [](RandomStream& random) { return unit_value(random.next()); });
   // Never all equal: a constant x would hide a stage that mixes up columns.
   if (count >= 2 && std::all_of(x.begin(), x.end(), [&](double value) { return value == x[0]; }))
     x[count - 1] = x[0] == 0.5 ? -0.5 : 0.5;
@@ -122,13 +133,8 @@ std::int64_t integer_value_bound(std::int64_t longest_row, std::size_t value_byt
 std::int64_t make_integer_valued(CsrMatrix& matrix, std::size_t value_bytes, std::uint64_t seed) {
   const std::int64_t bound = integer_value_bound(longest_row(matrix), value_bytes);
   if (bound == 0) return 0;
-  constexpr std::int64_t kPerChunk = 1 << 16;
-  const std::int64_t total = static_cast<std::int64_t>(matrix.nnz());
-  for_each_chunk((total + kPerChunk - 1) / kPerChunk, [&](std::int64_t chunk) {
-    RandomStream random(seed, Stream::integer_values, static_cast<std::uint64_t>(chunk));
-    const std::int64_t last = std::min(total, (chunk + 1) * kPerChunk);
-    for (std::int64_t j = chunk * kPerChunk; j < last; ++j) matrix.values[j] = nonzero_integer(random, bound);
-  });
+  fill_from_streams(matrix.values, seed, Stream::integer_values,
+                    [bound](RandomStream& random) { return nonzero_integer(random, bound); });
   matrix.description += ", integer values in [-" + std::to_string(bound) + ", " + std::to_string(bound) + "]";
   return bound;
 }
@@ -136,13 +142,8 @@ std::int64_t make_integer_valued(CsrMatrix& matrix, std::size_t value_bytes, std
 std::vector<double> make_integer_x(std::size_t count, std::int64_t bound, std::uint64_t seed) {
   if (bound < 1) throw std::invalid_argument("make_integer_x: bound " + std::to_string(bound) + ", want 1 or more");
   std::vector<double> x(count);
-  constexpr std::int64_t kPerChunk = 1 << 16;
-  const std::int64_t total = static_cast<std::int64_t>(count);
-  for_each_chunk((total + kPerChunk - 1) / kPerChunk, [&](std::int64_t chunk) {
-    RandomStream random(seed, Stream::integer_x, static_cast<std::uint64_t>(chunk));
-    const std::int64_t last = std::min(total, (chunk + 1) * kPerChunk);
-    for (std::int64_t i = chunk * kPerChunk; i < last; ++i) x[i] = nonzero_integer(random, bound);
-  });
+  fill_from_streams(x, seed, Stream::integer_x,
+                    [bound](RandomStream& random) { return nonzero_integer(random, bound); });
   // Never all equal: a constant x would hide a stage that mixes up columns.
   if (count >= 2 && std::all_of(x.begin(), x.end(), [&](double value) { return value == x[0]; })) x[count - 1] = -x[0];
   return x;

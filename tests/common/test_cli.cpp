@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "host/cli.hpp"
@@ -272,6 +274,16 @@ TEST_CASE("every flag, common or the chapter's, refuses any =value with one line
   CHECK_NOTHROW(check_option_syntax(app, {"--dry-run", "--output=a=b", "--", "--dry-run=1"}));
 }
 
+/// The exit code @p cli asks for after parsing @p arguments, and what it printed on stderr.
+std::pair<std::optional<int>, std::string> parse_with_stderr(ChapterCli& cli,
+                                                             const std::vector<std::string>& arguments) {
+  std::ostringstream errors;
+  std::streambuf* const previous = std::cerr.rdbuf(errors.rdbuf());
+  const auto code = cli.parse(arguments);
+  std::cerr.rdbuf(previous);
+  return {code, errors.str()};
+}
+
 TEST_CASE("every option refuses an empty value, the common ones and the chapter's") {
   for (const std::string option :
        {"--n", "--stage", "--reps", "--warmup", "--seed", "--format", "--output", "--device", "--flush", "--matrix"}) {
@@ -281,11 +293,7 @@ TEST_CASE("every option refuses an empty value, the common ones and the chapter'
       ChapterCli cli(test_chapter(), test_stages());
       std::string matrix;
       cli.app().add_option("--matrix", matrix, "a chapter's option");
-      std::ostringstream errors;
-      std::streambuf* const previous = std::cerr.rdbuf(errors.rdbuf());
-      const auto code = cli.parse(arguments);
-      std::cerr.rdbuf(previous);
-      const std::string message = errors.str();
+      const auto [code, message] = parse_with_stderr(cli, arguments);
       CHECK(code == std::optional<int>(2));
       CHECK(std::count(message.begin(), message.end(), '\n') == 1);
     }
@@ -343,11 +351,7 @@ std::pair<std::optional<int>, std::string> parse_variants(const std::vector<std:
   ChapterCli cli(test_chapter(), with_variants ? stages_with_variants() : test_stages());
   std::string block;
   cli.app().add_option("--block", block, "a chapter option stage 2 reads");
-  std::ostringstream errors;
-  std::streambuf* const previous = std::cerr.rdbuf(errors.rdbuf());
-  const auto code = cli.parse(arguments);
-  std::cerr.rdbuf(previous);
-  return {code, errors.str()};
+  return parse_with_stderr(cli, arguments);
 }
 
 }  // namespace

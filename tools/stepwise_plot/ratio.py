@@ -384,19 +384,11 @@ def _draw_chapter(ax, chapter: Chapter, sizes: List[int], marker_size: float, wi
 
 
 def _set_axes(ax, sizes: List[int], ratios: List[float], nonzeros: bool, compact: bool) -> None:
-    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
     from . import style
 
-    ax.set_xscale("log", base=2)
-    low, high = math.log2(min(sizes)), math.log2(max(sizes))
-    exponents = list(range(math.floor(low), math.ceil(high) + 1))
-    if len(exponents) > 8:
-        exponents = [e for e in exponents if e % 2 == exponents[-1] % 2]
-    ax.xaxis.set_major_locator(FixedLocator([2.0 ** e for e in exponents]))
-    ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"$2^{{{round(math.log2(value))}}}$"))
-    ax.set_xlim(2 ** (low - 0.35), 2 ** (high + 0.35))
+    style.log2_n_axis(ax, sizes, 8, 0.35)
     what = "nonzeros asked for" if nonzeros else "elements"
     ax.set_xlabel(f"n ({what}, log scale)" if not compact else f"n ({what})")
     values = ratios + [1.0]

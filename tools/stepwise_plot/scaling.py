@@ -5,12 +5,11 @@ the median time on a log axis, so that a stage bound by bandwidth is a straight 
 one and a stage bound by launches is flat. With `--metric gbps` the lines show GB/s instead,
 under the measured cudaMemcpy bandwidth and the datasheet peak.
 """
-import math
 import statistics
 from dataclasses import dataclass, field
 from typing import Dict, List, Tuple
 
-from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from . import style
 from .report import Report, ReportError, Row
@@ -113,15 +112,7 @@ def _ceilings(ax, reports: List[Report]) -> None:
 
 
 def _set_axes(ax, sizes: List[int], metric: str) -> None:
-    ax.set_xscale("log", base=2)
-    low, high = math.log2(min(sizes)), math.log2(max(sizes))
-    exponents = list(range(math.floor(low), math.ceil(high) + 1))
-    if len(exponents) > 12:
-        exponents = [e for e in exponents if e % 2 == exponents[-1] % 2]
-    ax.xaxis.set_major_locator(FixedLocator([2.0 ** e for e in exponents]))
-    ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"$2^{{{round(math.log2(value))}}}$"))
-    ax.set_xlim(2 ** (low - 0.3), 2 ** (high + 0.3))
+    style.log2_n_axis(ax, sizes, 12, 0.3)
     ax.set_xlabel("n (elements, log scale)")
     ax.grid(color="#e3e3e3", linewidth=0.8)
     if metric == "gbps":

@@ -89,6 +89,24 @@ def add_titles(fig: Figure, ax, title: str, sub: str) -> None:
         ax.set_title(sub, color=MUTED, fontsize=14, pad=14)
 
 
+def log2_n_axis(ax, sizes, most_ticks: int, margin: float) -> None:
+    """An x axis of n on a log2 scale: a tick 2^k at each power of two between the sizes (every other
+    one when there are more than @p most_ticks), @p margin octaves of room on both sides."""
+    import math
+
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
+
+    ax.set_xscale("log", base=2)
+    low, high = math.log2(min(sizes)), math.log2(max(sizes))
+    exponents = list(range(math.floor(low), math.ceil(high) + 1))
+    if len(exponents) > most_ticks:
+        exponents = [e for e in exponents if e % 2 == exponents[-1] % 2]
+    ax.xaxis.set_major_locator(FixedLocator([2.0 ** e for e in exponents]))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"$2^{{{round(math.log2(value))}}}$"))
+    ax.set_xlim(2 ** (low - margin), 2 ** (high + margin))
+
+
 def caption(fig: Figure, lines, rows=()) -> None:
     """Lines under the figure: a key to its marks, then one line per failed row with the check's words."""
     failures = [f"FAIL {plain(row.label)}: {plain(_shorten(row.check_detail))}" for row in rows if row.failed]
