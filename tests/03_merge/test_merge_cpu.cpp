@@ -677,6 +677,51 @@ TEST_CASE("the tables: stages in teaching order, library rows last, tiles odd an
     CHECK(partition_workspace_bytes(total) >= ((total + kMinTileItems - 1) / kMinTileItems + 1) * sizeof(std::int64_t));
 }
 
+TEST_CASE_TEMPLATE("stage 4's variant rows: one per change, each the stage at its shape but the tile row", K,
+                   std::int32_t, std::int64_t) {
+  const std::vector<MergeStage<K>>& table = merge_stages<K>();
+  for (const MergeStage<K>& stage : table) {
+    CAPTURE(stage.name);
+    CHECK(stage.variants.empty() == (stage.name != "tuned"));
+  }
+  const MergeStage<K>& tuned = table[3];
+  REQUIRE(tuned.name == "tuned");
+  std::vector<std::string> changes;
+  for (const MergeStage<K>& variant : tuned.variants) {
+    CAPTURE(variant.variant);
+    changes.push_back(variant.variant);
+    CHECK(variant.number == 4);
+    CHECK(variant.name == tuned.name);
+    CHECK(variant.kind == RowKind::kernel);
+    CHECK(variant.sweep.empty());
+    CHECK(variant.variants.empty());
+    CHECK((variant.launch != nullptr && variant.launch != tuned.launch));
+    CHECK(variant.lesson != tuned.lesson);
+    CHECK(variant.traits.work == Work::tiled);
+    CHECK(variant.traits.aligned_bytes == tuned.traits.aligned_bytes);
+    CHECK(variant.traits.note == tuned.traits.note);
+    CHECK(variant.shape.threads * variant.shape.items >= kMinTileItems);
+    CHECK(variant.shape.items % 2 == 1);
+    if (variant.variant == "swept tile") {
+      // Stage 3's tile, which the sweep's replaced.
+      CHECK(variant.shape == table[2].shape);
+      CHECK(variant.shape != tuned.shape);
+    } else {
+      CHECK(variant.shape == tuned.shape);
+    }
+  }
+  CHECK(changes == std::vector<std::string>{"by-bits partitions", "16-byte loads", "values with keys",
+                                            "warp-level stores", "swept tile"});
+  // --variants runs each variant right after its stage; --list shows them there.
+  const std::vector<MergeStage<K>> rows = with_variants(table);
+  REQUIRE(rows.size() == table.size() + changes.size());
+  CHECK(rows[3].variant.empty());
+  CHECK(rows[3].variants.empty());
+  for (std::size_t i = 0; i < changes.size(); ++i) CHECK(rows[4 + i].variant == changes[i]);
+  CHECK(rows[4 + changes.size()].kind == RowKind::library);
+  CHECK(describe(table).size() == rows.size());
+}
+
 TEST_CASE("--analyze: the Merge Path picture's cross points are merge_path's, the talk's examples are there") {
   const std::vector<int> a = {1, 2, 2, 4, 5, 5, 7, 8, 9, 9}, b = {2, 3, 5, 5, 6, 9, 10, 11};
   const std::vector<PathStep> steps = merge_steps(a, b);

@@ -5,7 +5,8 @@
 // exactly (values too: an unstable tie shows), nothing written outside any buffer; every shape
 // of every --sweep at its tile edges; a merge past 2^31 outputs, and the search and the
 // load-balancing search at their int32 limits, where memory allows; and the launch checks. A new
-// stage is tested with no edit here.
+// stage is tested with no edit here, and so is a stage's variant row (stage.hpp's with_variants):
+// every merge test but the 2^31 one runs the variant rows too.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -116,6 +117,7 @@ template <class K>
 void check_merge_row(const MergeStage<K>& stage, const LaunchShape& shape, MergeCase<K>& merge_case,
                      Distribution distribution) {
   CAPTURE(stage.name);
+  CAPTURE(stage.variant);
   CAPTURE(describe(shape));
   CAPTURE(merge_case.keys.a.size());
   CAPTURE(merge_case.keys.b.size());
@@ -133,14 +135,20 @@ void check_merge_row(const MergeStage<K>& stage, const LaunchShape& shape, Merge
   testing::check_no_stray_writes();
 }
 
-/// Every row of the merge table at its default shape on @p sizes, keys and pairs.
+/// The rows of @p K's merge table, each stage followed by its variant rows.
+template <class K>
+std::vector<MergeStage<K>> merge_rows() {
+  return with_variants(merge_stages<K>());
+}
+
+/// Every row of the merge table, variant rows included, at its default shape on @p sizes, keys
+/// and pairs.
 template <class K>
 void merge_rows_at(const SizePairs& sizes, Distribution distribution) {
   for (const auto& [na, nb] : sizes)
     for (bool pairs : {false, true}) {
       MergeCase<K> merge_case(na, nb, distribution, pairs, fresh_seed());
-      for (const MergeStage<K>& stage : merge_stages<K>())
-        check_merge_row(stage, stage.shape, merge_case, distribution);
+      for (const MergeStage<K>& stage : merge_rows<K>()) check_merge_row(stage, stage.shape, merge_case, distribution);
     }
 }
 
@@ -264,7 +272,7 @@ SizePairs lbs_sizes() {
 
 TEST_CASE_TEMPLATE("every merge row is exact, keys and pairs, at every edge size (uniform keys)", K, std::int32_t,
                    std::int64_t) {
-  merge_rows_at<K>(edge_sizes(merge_stages<K>()), Distribution::uniform);
+  merge_rows_at<K>(edge_sizes(merge_rows<K>()), Distribution::uniform);
 }
 
 TEST_CASE_TEMPLATE("every merge row is exact, keys and pairs, for every distribution (ties, skews, all equal)", K,
@@ -375,8 +383,9 @@ TEST_CASE("the launchers refuse what they cannot run, before launching anything"
   DeviceBuffer<Value> values(8192);
   Workspace workspace = make_merge_workspace<std::int32_t>(4096, 4096, true);
   Workspace tiny(8);
-  for (const MergeStage<std::int32_t>& stage : merge_stages<std::int32_t>()) {
+  for (const MergeStage<std::int32_t>& stage : merge_rows<std::int32_t>()) {
     CAPTURE(stage.name);
+    CAPTURE(stage.variant);
     // Values for A but not for a non-empty B, or no output values.
     CHECK_THROWS_AS(stage.launch(a.data(), values.data(), b.data(), nullptr, out.data(), values.data(), 100, 100,
                                  workspace, stage.shape, nullptr),
@@ -439,7 +448,7 @@ TEST_CASE("empty inputs launch nothing and write nothing") {
   poison(values);
   poison(ranks);
   Workspace workspace = make_merge_workspace<std::int32_t>(0, 0, true);
-  for (const MergeStage<std::int32_t>& stage : merge_stages<std::int32_t>())
+  for (const MergeStage<std::int32_t>& stage : merge_rows<std::int32_t>())
     stage.launch(nullptr, nullptr, nullptr, nullptr, out.data(), nullptr, 0, 0, workspace, stage.shape, nullptr);
   for (const SearchStage<std::int32_t>& stage : search_stages<std::int32_t>())
     stage.launch(nullptr, nullptr, out.data(), 0, 0, Bounds::lower, workspace, stage.shape, nullptr);
@@ -461,11 +470,11 @@ TEST_CASE("sanitizer round: every row of every table once, at a small size of se
   MergeCase<std::int32_t> pairs32(12011, 12989, Distribution::duplicates, true, fresh_seed());
   MergeCase<std::int64_t> keys64(6007, 6011, Distribution::duplicates, false, fresh_seed());
   MergeCase<std::int64_t> pairs64(6007, 6011, Distribution::duplicates, true, fresh_seed());
-  for (const MergeStage<std::int32_t>& stage : merge_stages<std::int32_t>()) {
+  for (const MergeStage<std::int32_t>& stage : merge_rows<std::int32_t>()) {
     check_merge_row(stage, stage.shape, keys32, Distribution::duplicates);
     check_merge_row(stage, stage.shape, pairs32, Distribution::duplicates);
   }
-  for (const MergeStage<std::int64_t>& stage : merge_stages<std::int64_t>()) {
+  for (const MergeStage<std::int64_t>& stage : merge_rows<std::int64_t>()) {
     check_merge_row(stage, stage.shape, keys64, Distribution::duplicates);
     check_merge_row(stage, stage.shape, pairs64, Distribution::duplicates);
   }

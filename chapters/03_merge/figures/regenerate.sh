@@ -31,6 +31,13 @@ case "$mode" in
     "$merge" --problem search --bound upper --format markdown --output "$reports/search-upper.md" > /dev/null
     table lbs --problem lbs
     "$merge" --problem lbs --distribution duplicates --format markdown --output "$reports/lbs-duplicates.md" > /dev/null
+    # Stage 4's variant rows (--variants: stage 4 with one change undone each) beside stages 3 and 4: the README's
+    # variant table, int32 keys, int32 pairs and int64 keys at the default size, and int32 keys at 2^26 (the size of
+    # the sweeps and the profiles below).
+    table variants-merge --stage 3 --stage 4 --variants
+    table variants-merge-pairs --stage 3 --stage 4 --variants --pairs
+    table variants-merge-int64 --stage 3 --stage 4 --variants --type int64
+    table variants-merge-2e26 --stage 3 --stage 4 --variants --n 2^26
     # Every launch shape of the tiled stages, at 2^26 (the JSON keeps every point, for the heat maps).
     "$merge" --n 2^26 --sweep --stage 3 --stage 4 --stage lib --reps 10 --format json --output "$reports/sweep-merge.json" > /dev/null
     "$merge" --n 2^26 --pairs --sweep --stage 4 --stage lib --reps 10 --format json \
@@ -65,6 +72,14 @@ case "$mode" in
     profile stage3_kernels 'merge_path_partitions|merge_tiles' 2 "$kernels" --stage 3
     profile stage4_kernels 'merge_path_partitions|merge_tiles_tuned' 2 "$kernels" --stage 4
     profile cub_kernels 'device_partition_merge_path_kernel|device_merge_kernel' 2 "$kernels" --stage lib
+    # Stage 4 and its variant rows: both kernels of each row's check and its one timed run (6 rows x 2 launches x 2
+    # kernels), with registers and the occupancy limits (the variants change what a thread holds and the tile's
+    # shared memory).
+    variants=launch__registers_per_thread,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem
+    variants+=,sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed
+    variants+=,smsp__inst_executed_op_global_ld.sum,smsp__inst_executed_op_global_st.sum,gpu__time_duration.sum
+    profile stage4_variants 'merge_path_partitions|merge_tiles_tuned' 24 "$variants" --stage 4 --variants
+    profile stage4_variants_pairs 'merge_path_partitions|merge_tiles_tuned' 24 "$variants" --stage 4 --variants --pairs
     profile search1_loads search_each 1 "$loads" --problem search --stage 1
     profile search2_loads 'merge_path_partitions|search_tiles' 2 "$loads" --problem search --stage 2
     ;;
