@@ -2,8 +2,8 @@
 // the inner-join walk-through with its LB, UB, COUNTS, SCAN, LBS and RANK columns), the
 // reference join on the edge cases (empty sides, no matches, everything matching everything),
 // the GPU stages' decomposition (bounds, counts, scan, load-balancing search, row writing) run on
-// the CPU against the reference for every join kind, --analyze's text and JSON, the inputs, and
-// the option parsers.
+// the CPU against the reference for every join kind, --analyze's text and JSON, the inputs, the
+// option parsers, and the table's variant rows.
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
@@ -22,6 +22,7 @@
 #include "chapter.hpp"
 #include "cli_checks.hpp"
 #include "inputs.hpp"
+#include "join.hpp"
 #include "options.hpp"
 
 using namespace stepwise;
@@ -347,4 +348,35 @@ TEST_CASE("the expected join and the memory it needs, against a drawn input") {
       CHECK(host_bytes_needed(plan, rows) == doctest::Approx(keys + 4.0 * std::round(60000 / dup) + 24.0 * rows));
       CHECK(device_bytes_needed(plan, rows) == doctest::Approx(keys + 12.0 * rows + 20.0 * 100000 + 9.0 * 60000));
     }
+}
+
+TEST_CASE("stage 4's variant rows: one per change, each its own launcher at the stage's tile or stage 3's") {
+  const std::vector<JoinStage>& stages = join_stages();
+  const auto tuned = std::find_if(stages.begin(), stages.end(), [](const JoinStage& s) { return s.name == "tuned"; });
+  REQUIRE(tuned != stages.end());
+  const auto one_launch =
+      std::find_if(stages.begin(), stages.end(), [](const JoinStage& s) { return s.name == "one-launch"; });
+  REQUIRE(one_launch != stages.end());
+  std::vector<std::string> changes;
+  for (const JoinStage& variant : tuned->variants) {
+    CAPTURE(variant.variant);
+    changes.push_back(variant.variant);
+    CHECK(variant.number == tuned->number);
+    CHECK(variant.sweep.empty());
+    CHECK(variant.variants.empty());
+    const bool own_launcher = variant.launch != nullptr && variant.launch != tuned->launch;
+    CHECK(own_launcher);
+    const LaunchShape expected = variant.variant == "tile 256x11" ? one_launch->shape : tuned->shape;
+    CHECK(variant.shape.threads == expected.threads);
+    CHECK(variant.shape.items == expected.items);
+  }
+  CHECK(changes == std::vector<std::string>{"one merge", "fused scan", "B scatter", "tile 256x11"});
+  CHECK(!(tuned->shape == one_launch->shape));  // the tile row undoes a change
+  for (const JoinStage& stage : stages)
+    if (&stage != &*tuned) CHECK(stage.variants.empty());
+  // with_variants: each variant right after its stage, the table's stages in their order.
+  const std::vector<JoinStage> rows = with_variants(stages);
+  REQUIRE(rows.size() == stages.size() + tuned->variants.size());
+  const auto at = static_cast<std::size_t>(tuned - stages.begin());
+  for (std::size_t i = 0; i < tuned->variants.size(); ++i) CHECK(rows[at + 1 + i].variant == changes[i]);
 }

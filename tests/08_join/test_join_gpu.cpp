@@ -6,7 +6,8 @@
 // (A + B = 2^31 - 1 rows), where memory allows. Outputs are poisoned
 // first and seeds are fresh; the count and every pair must equal the sequential sort-merge
 // reference exactly, and nothing may be written outside any buffer. A new stage is tested with
-// no edit here.
+// no edit here, and so is a stage's variant row (stage.hpp's with_variants): every test but the
+// 2^31 one runs the variant rows too, on every join kind.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -47,13 +48,18 @@ std::size_t tile_of(const LaunchShape& shape) {
 
 void check_row(const JoinStage& stage, const LaunchShape& shape, JoinProblem& problem) {
   CAPTURE(stage.name);
+  CAPTURE(stage.variant);
   CAPTURE(describe(shape));
   testing::check_run(problem, stage, shape, nullptr);
 }
 
-/// Every row of the table at its default shape (and at every sweep shape with @p sweep).
-void check_rows(JoinProblem& problem, bool sweep) {
-  for (const JoinStage& stage : join_stages()) {
+/// The rows of the table, each stage followed by its variant rows.
+std::vector<JoinStage> rows_with_variants() { return with_variants(join_stages()); }
+
+/// Every row of the table at its default shape, variant rows included unless @p variants is
+/// false (and at every sweep shape with @p sweep; a variant has none).
+void check_rows(JoinProblem& problem, bool sweep, bool variants = true) {
+  for (const JoinStage& stage : variants ? rows_with_variants() : join_stages()) {
     check_row(stage, stage.shape, problem);
     if (sweep)
       for (const LaunchShape& shape : stage.sweep) check_row(stage, shape, problem);
@@ -112,7 +118,7 @@ TEST_CASE("every row on the edges: an empty side, one row, no key in common, eve
 
 TEST_CASE("every row is exact when A + B sits at a tile edge of any shape, and at every sweep shape") {
   std::set<std::pair<std::size_t, std::size_t>> sizes = {{1, 2}, {31, 33}, {1000, 1}};
-  for (const JoinStage& stage : join_stages()) {
+  for (const JoinStage& stage : rows_with_variants()) {
     add_tile_edges(sizes, tile_of(stage.shape));
     for (const LaunchShape& shape : stage.sweep) add_tile_edges(sizes, tile_of(shape));
   }
@@ -133,9 +139,10 @@ TEST_CASE("a row leaves the output's spare rows alone and counts exactly") {
 
 TEST_CASE("a shape that is not compiled is refused before anything is launched") {
   JoinProblem problem(make_input(1000, 1000, 1.0, fresh_seed()), JoinKind::outer);
-  for (const JoinStage& stage : join_stages()) {
-    if (stage.sweep.empty()) continue;
+  for (const JoinStage& stage : rows_with_variants()) {
+    if (stage.sweep.empty() && stage.variant.empty()) continue;  // a variant compiles its own shape only
     CAPTURE(stage.name);
+    CAPTURE(stage.variant);
     LaunchShape bad = stage.shape;
     bad.threads = 100;
     CHECK_THROWS_AS(problem.launch(stage, bad, nullptr), std::invalid_argument);
@@ -165,5 +172,5 @@ TEST_CASE("every row at the int32 limits: A + B = 2^31 - 1 rows, an outer join n
   JoinInput input = make_input(plan.a_rows, plan.b_rows, plan.duplication, seed);
   REQUIRE(join_row_count(input, plan.kind) <= kMaxRows);
   JoinProblem problem(std::move(input), plan.kind);
-  check_rows(problem, false);
+  check_rows(problem, false, false);  // the variant rows are the stage's, checked at every other size
 }

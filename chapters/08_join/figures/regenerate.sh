@@ -6,7 +6,8 @@
 # The gpu parts, all by default: tests (the GPU tests and compute-sanitizer), tables (the four joins at the default
 # size), dup (the inner and outer joins at duplication 1, 4, 16 and 64), sweeps (--sweep of the outer join), ncu
 # (where the tuned stage and the library spend their time), causes (the counters behind NOTES.md's open questions;
-# needs chapter_03_merge in bin-dir too). bin-dir defaults to build/bin, report-dir to
+# needs chapter_03_merge in bin-dir too), variants (stage 4's variant rows: compute-sanitizer on them, the README's
+# variant tables of the inner and the outer join, and each row's kernels in Nsight Compute). bin-dir defaults to build/bin, report-dir to
 # build/reports/08 (neither is committed). The gpu mode prints a summary last: each step's exit code and seconds; the
 # full outputs are in report-dir. plot draws the README's measured figures, concepts its concept diagrams (from
 # --analyze --format json).
@@ -19,7 +20,7 @@ case "$mode" in
     bin=${2:-build/bin}
     reports=${3:-build/reports/08}
     parts=("${@:4}")
-    [ ${#parts[@]} -eq 0 ] && parts=(tests tables dup sweeps ncu causes)
+    [ ${#parts[@]} -eq 0 ] && parts=(tests tables dup sweeps ncu causes variants)
     wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
     join="$bin/chapter_08_join"
     source "$(dirname "$0")/../../../tools/figures-steps.sh"
@@ -102,6 +103,28 @@ case "$mode" in
         --log-file "$reports/ncu_ch03_search_stalls.txt" "$bin/chapter_03_merge" --problem search --na 2^24 \
         --nb 2^24 --stage 2 --reps 1 --warmup 0
       step ncu-query-metrics ncu --query-metrics
+    fi
+
+    # 7. Stage 4's variant rows (--variants: stage 4 with one change undone each). compute-sanitizer on the variants'
+    #    kernels (an outer join runs every change; an inner one, where B's rows emit nothing); the README's variant
+    #    tables, stages 3, 4 and 4's variants in one run, the default inner join and the outer join (where B's
+    #    scatter matters), 2^24 x 2^24; then the time, DRAM traffic, registers and occupancy of every kernel of stage
+    #    4 and each variant on the outer join (each row runs its kernels for its check and one timed repetition).
+    if wants variants; then
+      for tool in memcheck racecheck synccheck initcheck; do
+        step "sanitizer-$tool-variants-outer" compute-sanitizer --tool "$tool" --error-exitcode 99 "$join" --n 20011 \
+          --nb 30011 --join outer --dup 3 --stage 4 --variants --reps 1 --warmup 1
+      done
+      step sanitizer-memcheck-variants-inner compute-sanitizer --tool memcheck --error-exitcode 99 "$join" --n 20011 \
+        --nb 30011 --dup 3 --stage 4 --variants --reps 1 --warmup 1
+      table variants-inner --stage 3 --stage 4 --variants
+      table variants-outer --stage 3 --stage 4 --variants --join outer
+      kernels='bounds_and_offsets|search_tiles|merge_path_partitions|DeviceScan|expansion_partitions|expand_rows'
+      kernels+='|scatter_unmatched_b|offset_b_rows'
+      metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread
+      metrics+=,sm__warps_active.avg.pct_of_peak_sustained_active
+      step ncu-variants-outer ncu --clock-control none --metrics "$metrics" -k regex:"$kernels" -c 120 --csv \
+        --log-file "$reports/ncu_variants_outer.csv" "$join" --join outer --stage 4 --variants --reps 1 --warmup 0
     fi
     steps_end
     ;;

@@ -20,6 +20,22 @@
 // compaction (chapter 06), written by a kernel that reads one int per B row. The load-balancing
 // search expands A's rows alone, and reads one int per A row, its first match (-1 for none),
 // instead of both bounds. The tile is the sweep's best.
+//
+// Variant rows (--variants; `4 - change` is this stage with that one change undone): which of
+// its changes pays, each measured against the stage as it stands. `one merge`: the lower bounds
+// come from a sorted search of their own (stage 2's), which reads A and B once more before the
+// tile, and the tile reads each A row's lower bound back instead of galloping to it. `fused scan`:
+// the tile writes its counts (A's in the int array stage 4 leaves free, B's in b_rows) and CUB
+// scans them, as in stage 3; with no look-back there is no ticket either, and B's
+// scatter reads its rows' offsets and counts from the scan. `B scatter`: B's rows are objects of
+// the load-balancing search again, which needs their offsets counted from A's row total; the
+// fused scan counts B's prefixes from B's first row, since A's total is known to the last tile
+// only, so a small pass adds it before the expansion (the price of undoing this change alone).
+// `tile 256x11`: stage 3's tile, 256 x 15. Each change is undone alone: none needs another.
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_scan.cuh>
+
 #include "algorithm/lookback.hpp"
 #include "device/block.cuh"
 #include "device/lookback.cuh"
@@ -31,8 +47,59 @@
 namespace stepwise::join {
 namespace {
 
-using Threads = IntList<128, 256>;
-using Values = IntList<7, 11, 15>;
+/// The default tile (--sweep's best on an H100), and stage 3's, which it replaced.
+constexpr int kThreads = 256;
+constexpr int kValues = 11;
+constexpr int kOneLaunchThreads = 256;
+constexpr int kOneLaunchValues = 15;
+
+/// The kernels' changes, all on: the stage as it stands. A variant row's struct turns one off.
+struct Tuned {
+  /// Each A row's lower bound by galloping back from its upper bound in the tile (else read
+  /// from a sorted search of its own, run before the tile).
+  static constexpr bool one_merge = true;
+  /// The tile scans its counts by a block scan and decoupled look-back (else it writes them and
+  /// CUB scans them).
+  static constexpr bool fused_scan = true;
+  /// B's unmatched rows written by scatter_unmatched_b (else B's rows are objects of the
+  /// load-balancing search).
+  static constexpr bool scatter_b = true;
+};
+
+/// Stage 4 as it stands: every change on, every shape of the sweep compiled.
+struct AllChanges {
+  using Kernel = Tuned;
+  using Threads = IntList<128, 256>;
+  using Values = IntList<7, 11, 15>;
+};
+/// A variant row runs at the default tile only, and compiles no other.
+struct Variant : AllChanges {
+  using Threads = IntList<kThreads>;
+  using Values = IntList<kValues>;
+};
+/// `4 - one merge`: the lower bounds from a sorted search of their own.
+struct WithoutOneMerge : Variant {
+  struct Kernel : Tuned {
+    static constexpr bool one_merge = false;
+  };
+};
+/// `4 - fused scan`: the counts written, then scanned by CUB.
+struct WithoutFusedScan : Variant {
+  struct Kernel : Tuned {
+    static constexpr bool fused_scan = false;
+  };
+};
+/// `4 - B scatter`: B's rows in the load-balancing search.
+struct WithoutBScatter : Variant {
+  struct Kernel : Tuned {
+    static constexpr bool scatter_b = false;
+  };
+};
+/// `4 - tile 256x11`: stage 3's 256 x 15 tile.
+struct WithOneLaunchTile : AllChanges {
+  using Threads = IntList<kOneLaunchThreads>;
+  using Values = IntList<kOneLaunchValues>;
+};
 
 /// A count of A rows and a count of B rows in one 64-bit value: A's above bit 31, B's below.
 /// Both are at most 2^31 - 1 (a join's rows), so sums never carry from B's field into A's, and
@@ -62,7 +129,11 @@ __device__ __forceinline__ int gallop_lower_bound(const std::int32_t* b, int end
 /// Tile `ticket` of the upper-bound merge of A and B: writes each A row's first match in B (-1
 /// for none: the expansion needs no upper bound) and its rows' offset (offsets[a_size] = A's row total, by the last
 /// tile), each B row's place among B's unmatched rows or -1 (when @p keep_b), and the join's row count (last tile).
-template <int NT, int VT>
+/// @tparam Features Tuned, or a variant row's kernel. Without one_merge, first_match holds each A row's lower bound
+///   in B on entry. Without fused_scan, the tile is blockIdx.x, and it writes each A row's count to offsets[row]
+///   and each B row's to b_rows[row] (when @p keep_b), nothing else of the scan. Without scatter_b, b_rows holds
+///   every B row's place among B's unmatched rows (the number of them before it).
+template <int NT, int VT, class Features>
 __global__ void __launch_bounds__(NT)
     bounds_and_offsets(const std::int32_t* __restrict__ a_keys, std::int64_t a_size,
                        const std::int32_t* __restrict__ b_keys, std::int64_t b_size,
@@ -81,9 +152,12 @@ __global__ void __launch_bounds__(NT)
   __shared__ typename Scan::Storage scan_storage;
   __shared__ unsigned ticket;
   __shared__ unsigned long long tile_prefix;
-  if (threadIdx.x == 0) ticket = atomicAdd(ticket_counter, 1u);
-  __syncthreads();
-  const std::int64_t tile = ticket;
+  std::int64_t tile = blockIdx.x;
+  if constexpr (Features::fused_scan) {
+    if (threadIdx.x == 0) ticket = atomicAdd(ticket_counter, 1u);
+    __syncthreads();
+    tile = ticket;
+  }
   const MergeRange<std::int64_t> range =
       tile_merge_range<std::int64_t>(a_size, b_size, tile, kTile, partitions[tile], partitions[tile + 1]);
   const int a_count = static_cast<int>(range.a_count());
@@ -111,10 +185,15 @@ __global__ void __launch_bounds__(NT)
     if (j < a_count) {
       const std::int32_t key = a[j];
       const int upper_local = steps[j];
-      const int lower_local = gallop_lower_bound(b, upper_local, key);
-      std::int64_t first = range.b_begin + lower_local;
-      if (lower_local == 0 && range.b_begin > 0 && b_keys[range.b_begin - 1] == key)
-        first = search_bound<Bounds::lower>(b_keys, range.b_begin, key, Less{});  // the run began before the tile
+      std::int64_t first;
+      if constexpr (Features::one_merge) {
+        const int lower_local = gallop_lower_bound(b, upper_local, key);
+        first = range.b_begin + lower_local;
+        if (lower_local == 0 && range.b_begin > 0 && b_keys[range.b_begin - 1] == key)
+          first = search_bound<Bounds::lower>(b_keys, range.b_begin, key, Less{});  // the run began before the tile
+      } else {
+        first = first_match[range.a_begin + j];  // the lower bound, from the search of its own
+      }
       const std::int64_t end = range.b_begin + upper_local;
       first_match[range.a_begin + j] = end > first ? static_cast<std::int32_t>(first) : -1;
       count = end > first ? static_cast<std::int32_t>(end - first) : (keep_a ? 1 : 0);
@@ -124,8 +203,14 @@ __global__ void __launch_bounds__(NT)
       const bool matched = in_a < a_size && (local < a_count ? a[local] : a_keys[in_a]) == b[j - a_count];
       count = keep_b && !matched ? 1 : 0;
     }
-    steps[j] = count;
+    if constexpr (Features::fused_scan)
+      steps[j] = count;
+    else if (j < a_count)
+      offsets[range.a_begin + j] = count;
+    else if (keep_b)
+      b_rows[range.b_begin + j - a_count] = count;
   }
+  if constexpr (!Features::fused_scan) return;  // CUB scans the counts
   __syncthreads();
 
   // The tile's exclusive prefix of (A rows, B rows): VT consecutive steps per thread (read
@@ -165,8 +250,10 @@ __global__ void __launch_bounds__(NT)
     const std::int32_t count = steps[j];
     if (j < a_count)
       steps[j] = static_cast<std::int32_t>(running >> kAShift);
-    else
+    else if constexpr (Features::scatter_b)
       steps[j] = count != 0 ? static_cast<std::int32_t>(running & kBMask) : -1;
+    else
+      steps[j] = static_cast<std::int32_t>(running & kBMask);
     running += packed(j, count);
   }
   __syncthreads();
@@ -195,7 +282,59 @@ __global__ void scatter_unmatched_b(const std::int32_t* __restrict__ b_rows, std
   out_b[row] = static_cast<std::int32_t>(j);
 }
 
-template <int NT, int VT>
+/// The `fused scan` variant's phase 3 for B: unmatched B row j (b_counts[j] = 1) writes (-1, j)
+/// at row b_offsets[j] (from the scan: A's row total and the unmatched B rows before j), if that
+/// row is below the capacity; thread 0 writes the join's row count, b_offsets[b_size].
+__global__ void scatter_unmatched_b_by_offsets(const std::int32_t* __restrict__ b_counts, std::int64_t b_size,
+                                               const std::int32_t* __restrict__ b_offsets, std::int64_t capacity,
+                                               std::int32_t* __restrict__ out_a, std::int32_t* __restrict__ out_b,
+                                               unsigned long long* __restrict__ row_count) {
+  const std::int64_t j = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j == 0) *row_count = static_cast<unsigned long long>(b_offsets[b_size]);
+  if (j >= b_size || b_counts[j] == 0) return;
+  const std::int64_t row = b_offsets[j];
+  if (row >= capacity) return;
+  out_a[row] = -1;
+  out_b[row] = static_cast<std::int32_t>(j);
+}
+
+/// The `B scatter` variant, before the expansion: B row k's offset among the objects, b_offsets[k]
+/// = b_offsets[0] (A's row total) + b_places[k] (the unmatched B rows before k), for k in
+/// [1, b_size), and b_offsets[b_size] = the join's row count.
+__global__ void offset_b_rows(const std::int32_t* __restrict__ b_places, std::int64_t b_size,
+                              std::int32_t* __restrict__ b_offsets, const unsigned long long* __restrict__ row_count) {
+  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x + 1;
+  if (k > b_size) return;
+  b_offsets[k] = k < b_size ? b_offsets[0] + b_places[k] : static_cast<std::int32_t>(*row_count);
+}
+
+/// The `fused scan` variant's counts as CUB reads them: object o's count, A row o's from
+/// @p a_counts, B row o - a_count's from @p b_counts (a right or outer join), 0 past the last.
+struct WrittenCount {
+  const std::int32_t* a_counts;
+  const std::int32_t* b_counts;
+  std::int64_t a_count;
+  std::int64_t object_count;
+  __host__ __device__ std::int32_t operator()(std::int64_t object) const {
+    if (object < a_count) return a_counts[object];
+    return object < object_count ? b_counts[object - a_count] : 0;
+  }
+};
+
+/// The `fused scan` variant's phase 2: scratch.offsets[o] = the rows of objects 0 .. o-1 for
+/// o = 0 .. object_count_of(args), from the counts in scratch.upper (A's) and scratch.b_rows (B's).
+void scan_written_counts(const JoinArgs& args, const Scratch& scratch, cudaStream_t stream) {
+  const auto objects = static_cast<std::int64_t>(object_count_of(args));
+  const thrust::transform_iterator<WrittenCount, thrust::counting_iterator<std::int64_t>> counts(
+      thrust::counting_iterator<std::int64_t>(0),
+      WrittenCount{scratch.upper, scratch.b_rows, static_cast<std::int64_t>(args.a_count), objects});
+  std::size_t bytes = scratch.scan_temp_bytes;
+  STEPWISE_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveSum(scratch.scan_temp, bytes, counts, scratch.offsets, objects + 1, stream));
+}
+
+/// @tparam Features Tuned, or a variant row's kernel
+template <int NT, int VT, class Features>
 void run(const JoinArgs& args, const Scratch& scratch, cudaStream_t stream) {
   constexpr int kTile = NT * VT;
   const auto a_count = static_cast<std::int64_t>(args.a_count);
@@ -207,40 +346,69 @@ void run(const JoinArgs& args, const Scratch& scratch, cudaStream_t stream) {
   } else {
     const std::size_t tiles = ceil_div(args.a_count + args.b_count, kTile);
     const LookbackLayout layout = packed_lookback_layout(tiles);
-    STEPWISE_CUDA_CHECK(cudaMemsetAsync(scratch.lookback, 0, layout.clear_bytes, stream));
+    if constexpr (!Features::one_merge)  // each A row's lower bound, read by the tile from scratch.lower
+      launch_search<NT, VT, Bounds::lower>(args.a_keys, args.a_count, args.b_keys, args.b_count, scratch,
+                                           StoreBound{scratch.lower}, stream);
+    if constexpr (Features::fused_scan)
+      STEPWISE_CUDA_CHECK(cudaMemsetAsync(scratch.lookback, 0, layout.clear_bytes, stream));
     launch_merge_path_partitions<Bounds::upper>(args.a_keys, a_count, args.b_keys, b_count, kTile, scratch.partitions,
                                                 Less{}, stream);
-    bounds_and_offsets<NT, VT><<<grid_of(tiles), NT, 0, stream>>>(
+    // Without the fused scan the tile writes A's counts where stage 4 keeps no upper bounds.
+    bounds_and_offsets<NT, VT, Features><<<grid_of(tiles), NT, 0, stream>>>(
         args.a_keys, a_count, args.b_keys, b_count, scratch.partitions, static_cast<std::int64_t>(tiles),
         keeps_unmatched_a(args.kind), keep_b, reinterpret_cast<unsigned*>(scratch.lookback),
         PackedCountStatus{reinterpret_cast<unsigned long long*>(scratch.lookback + layout.status_offset)},
-        scratch.lower, scratch.offsets, scratch.b_rows, args.row_count);
+        scratch.lower, Features::fused_scan ? scratch.offsets : scratch.upper, scratch.b_rows, args.row_count);
     STEPWISE_CHECK_LAUNCH();
+    if constexpr (!Features::fused_scan) scan_written_counts(args, scratch, stream);
   }
   RowWriter writer = row_writer_of(args, scratch);
   writer.upper = nullptr;  // scratch.lower holds first matches, -1 for none
-  launch_expansion<NT, VT>(args, scratch, stream, args.a_count, nullptr, writer);
-  if (keep_b && b_count > 0) {
-    constexpr int kThreads = 256;
-    scatter_unmatched_b<<<grid_of(ceil_div(args.b_count, kThreads)), kThreads, 0, stream>>>(
-        scratch.b_rows, b_count, scratch.offsets + a_count, static_cast<std::int64_t>(args.capacity), args.out_a,
-        args.out_b);
-    STEPWISE_CHECK_LAUNCH();
+  constexpr int kThreads = 256;
+  if constexpr (Features::scatter_b) {
+    const bool scatter = keep_b && b_count > 0;
+    // The fused scan wrote the row count; after CUB's, the expansion writes it (A's rows are all
+    // there are) or the scatter does.
+    launch_expansion<NT, VT>(args, scratch, stream, args.a_count,
+                             Features::fused_scan || scatter ? nullptr : args.row_count, writer);
+    if (scatter) {
+      if constexpr (Features::fused_scan) {
+        scatter_unmatched_b<<<grid_of(ceil_div(args.b_count, kThreads)), kThreads, 0, stream>>>(
+            scratch.b_rows, b_count, scratch.offsets + a_count, static_cast<std::int64_t>(args.capacity), args.out_a,
+            args.out_b);
+      } else {
+        scatter_unmatched_b_by_offsets<<<grid_of(ceil_div(args.b_count, kThreads)), kThreads, 0, stream>>>(
+            scratch.b_rows, b_count, scratch.offsets + a_count, static_cast<std::int64_t>(args.capacity), args.out_a,
+            args.out_b, args.row_count);
+      }
+      STEPWISE_CHECK_LAUNCH();
+    }
+  } else {
+    // B's rows are objects after A's: the fused scan's places become offsets past A's row total.
+    if (Features::fused_scan && keep_b && b_count > 0) {
+      offset_b_rows<<<grid_of(ceil_div(args.b_count, kThreads)), kThreads, 0, stream>>>(
+          scratch.b_rows, b_count, scratch.offsets + a_count, args.row_count);
+      STEPWISE_CHECK_LAUNCH();
+    }
+    launch_expansion<NT, VT>(args, scratch, stream, object_count_of(args),
+                             Features::fused_scan ? nullptr : args.row_count, writer);
   }
 }
 
+/// @tparam Changes AllChanges, or a variant row's struct
+template <class Changes = AllChanges>
 void launch(const JoinArgs& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
   require_aligned(args.a_keys, 16);
   require_aligned(args.b_keys, 16);
   const Scratch scratch = carve(args, workspace);
   dispatch_tile(
-      shape, Threads{}, Values{},
+      shape, typename Changes::Threads{}, typename Changes::Values{},
       [&](auto nt, auto vt) {
         constexpr int NT = decltype(nt)::value;
         constexpr int VT = decltype(vt)::value;
         if (ceil_div(args.a_count + args.b_count, NT * VT) > scratch.lookback_tiles)
           throw std::invalid_argument("the workspace holds too few look-back statuses for this join");
-        run<NT, VT>(args, scratch, stream);
+        run<NT, VT, typename Changes::Kernel>(args, scratch, stream);
       },
       "threads per block", "values per thread");
 }
@@ -251,9 +419,20 @@ JoinStage join_tuned() {
   JoinStage stage;
   stage.name = "tuned";
   stage.lesson = "one merge for both bounds, the scan fused by decoupled look-back, B's unmatched rows scattered";
-  stage.shape = {256, 11};
-  stage.sweep = tile_grid(Threads{}, Values{});
-  stage.launch = launch;
+  stage.shape = {kThreads, kValues};
+  stage.sweep = tile_grid(AllChanges::Threads{}, AllChanges::Values{});
+  stage.launch = launch<>;
+  // Each change undone alone.
+  stage.variants = {
+      variant_of(stage, "one merge", "the lower bounds from a sorted search of their own, read back by the tile",
+                 launch<WithoutOneMerge>),
+      variant_of(stage, "fused scan", "the counts written, then scanned by CUB", launch<WithoutFusedScan>),
+      variant_of(stage, "B scatter",
+                 "B's rows objects of the load-balancing search, offset past A's row total by a pass of their own",
+                 launch<WithoutBScatter>),
+      variant_of(stage, "tile 256x11", "stage 3's tile, 256 x 15", launch<WithOneLaunchTile>),
+  };
+  stage.variants.back().shape = {kOneLaunchThreads, kOneLaunchValues};
   return stage;
 }
 
