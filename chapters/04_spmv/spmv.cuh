@@ -179,6 +179,24 @@ __device__ __forceinline__ T load_bypassing_l1(const T* address) {
 #endif
 }
 
+/// The changes of CompactMergeSpmvTile over MergeSpmvTile, all on: the tile as stage 5 runs it.
+/// Stage 5's variant rows turn one off each (a struct derived from this one that hides one
+/// member), to measure what that change is worth.
+struct CompactTileFeatures {
+  /// The stream loads start at the 128-byte line below the tile's first nonzero (VT + 1 steps);
+  /// off: at the first nonzero (VT steps), as stage 4's, a warp's load straddling two lines.
+  static constexpr bool line_aligned_loads = true;
+  /// The stream loads bypass L1 and are evicted first from L2 (load_bypassing_l1); off: ordinary
+  /// loads, as stage 4's.
+  static constexpr bool bypass_l1 = true;
+  /// One buffer of NT x VT slots for the row ends, the products and the row sums (4 bytes an item
+  /// in float32, 8 in float64); off: stage 4's three arrays (12 and 20 bytes an item).
+  static constexpr bool compact_storage = true;
+  /// A row split between threads summed by a segmented scan of the threads' last partial sums;
+  /// off: by shared-memory atomics into the row sums and the tile's carry, as stage 4.
+  static constexpr bool segmented_scan = true;
+};
+
 /// Stage 5's tile of the merge-based SpMV: MergeSpmvTile's decomposition in less shared memory
 /// (4 bytes an item in float32, 8 in float64, against 12 and 20) with line-sized stream loads.
 /// What changed, and why (README, stage 5):
@@ -193,25 +211,58 @@ __device__ __forceinline__ T load_bypassing_l1(const T* address) {
 ///   lines costs two. On random columns L2's request rate is the bound, so requests are time.
 /// - They bypass L1 (load_bypassing_l1), which holds x's lines only.
 /// The smaller tile leaves the SM's L1 to x and lets more tiles run at once.
-template <int NT, int VT, class T>
+///
+/// @tparam Features which of those changes are on (CompactTileFeatures: all of them, but in stage
+///         5's variant rows)
+template <int NT, int VT, class T, class Features = CompactTileFeatures>
 struct CompactMergeSpmvTile {
   static constexpr int kTile = NT * VT;
   static constexpr int kWarps = NT / 32;
   /// Elements of the 128-byte line the loads start from (32 int32 columns; 32 values are one
   /// float32 line or two float64 lines).
   static constexpr int kLineElements = 32;
+  /// Steps of each thread's stream loads: VT + 1 from the line below the first nonzero, VT from it.
+  static constexpr int kLoadSteps = Features::line_aligned_loads ? VT + 1 : VT;
   static_assert(kTile >= kMinTileItems, "the workspace holds the boundaries of tiles of kMinTileItems or more");
   static_assert(NT % 32 == 0 && NT <= 1024, "whole warps");
   static_assert(VT <= 32, "a thread marks the rows it ends in a 32-bit mask");
+  static_assert(Features::compact_storage || Features::segmented_scan,
+                "stage 4's three arrays are a variant of the scan's tile (one change undone at a time)");
 
-  /// The tile's shared memory.
-  struct Storage {
+  /// The tile's shared memory (compact storage, segmented scan: the tile as stage 5 runs it).
+  struct CompactStorage {
     /// Row ends (int32, the first row_count x 4 bytes), then the products (T, from the next
     /// multiple of sizeof(T)); after the walk, the row sums (T, from the start).
     alignas(16) unsigned char slots[(kTile + 1) * sizeof(T)];
     std::int32_t warp_rows[kWarps];  ///< each warp's last thread's open row
     T warp_sums[kWarps];             ///< and the partial sum of that row within the warp
   };
+  /// The shared memory without compact storage: stage 4's three arrays, and the scan's slots.
+  struct SplitStorage {
+    T products[kTile];               ///< values[j] * x[columns[j]] of the tile's nonzeros
+    std::int32_t row_ends[kTile];    ///< the tile's row ends, less the tile's first nonzero index
+    T row_sums[kTile];               ///< the sums of the rows that end in the tile
+    std::int32_t warp_rows[kWarps];  ///< each warp's last thread's open row
+    T warp_sums[kWarps];             ///< and the partial sum of that row within the warp
+  };
+  /// The shared memory without the segmented scan: the buffer of slots and the tile's carry.
+  struct AtomicStorage {
+    alignas(16) unsigned char slots[(kTile + 1) * sizeof(T)];  ///< as CompactStorage's
+    T carry;  ///< the partial sum of the row open at the tile's end, added to atomically
+  };
+  /// The tile's shared memory.
+  using Storage =
+      std::conditional_t<Features::compact_storage,
+                         std::conditional_t<Features::segmented_scan, CompactStorage, AtomicStorage>, SplitStorage>;
+
+  /// A load of the matrix's streams (columns, values): bypassing L1, or ordinary.
+  template <class U>
+  __device__ __forceinline__ static U load_stream(const U* address) {
+    if constexpr (Features::bypass_l1)
+      return load_bypassing_l1(address);
+    else
+      return *address;
+  }
 
   /// Runs tile blockIdx.x: writes y of every row that ends in the tile, and the tile's carry.
   __device__ static void run(const CsrView<T>& matrix, const T* __restrict__ x, T* __restrict__ y,
@@ -222,20 +273,31 @@ struct CompactMergeSpmvTile {
     const int row_count = static_cast<int>(range.b_count());
     const std::int64_t first_nz = range.a_begin;
     constexpr int kValueBytes = static_cast<int>(sizeof(T));
-    std::int32_t* row_ends = reinterpret_cast<std::int32_t*>(storage.slots);
-    T* products = reinterpret_cast<T*>(storage.slots) + (row_count * 4 + kValueBytes - 1) / kValueBytes;
+    std::int32_t* row_ends;
+    T* products;
+    if constexpr (Features::compact_storage) {
+      row_ends = reinterpret_cast<std::int32_t*>(storage.slots);
+      products = reinterpret_cast<T*>(storage.slots) + (row_count * 4 + kValueBytes - 1) / kValueBytes;
+    } else {
+      row_ends = storage.row_ends;
+      products = storage.products;
+    }
+    if constexpr (!Features::segmented_scan) {
+      if (threadIdx.x == 0) storage.carry = T(0);
+    }
 
     // 1. Loads: the columns and values from the line below the first nonzero (VT + 1 steps cover
     //    the shift), all in flight before the gathers of x; the row ends, coalesced.
-    const int shift = static_cast<int>(first_nz % kLineElements);
-    std::int32_t column[VT + 1];
-    T value[VT + 1];
+    int shift = 0;
+    if constexpr (Features::line_aligned_loads) shift = static_cast<int>(first_nz % kLineElements);
+    std::int32_t column[kLoadSteps];
+    T value[kLoadSteps];
 #pragma unroll
-    for (int i = 0; i <= VT; ++i) {
+    for (int i = 0; i < kLoadSteps; ++i) {
       const int slot = tile::strided_slot(i, threadIdx.x, NT) - shift;
       if (slot >= 0 && slot < nz_count) {
-        column[i] = load_bypassing_l1(matrix.columns + first_nz + slot);
-        value[i] = load_bypassing_l1(matrix.values + first_nz + slot);
+        column[i] = load_stream(matrix.columns + first_nz + slot);
+        value[i] = load_stream(matrix.values + first_nz + slot);
       }
     }
 #pragma unroll
@@ -245,7 +307,7 @@ struct CompactMergeSpmvTile {
         row_ends[slot] = static_cast<std::int32_t>(matrix.offsets[range.b_begin + 1 + slot] - first_nz);
     }
 #pragma unroll
-    for (int i = 0; i <= VT; ++i) {
+    for (int i = 0; i < kLoadSteps; ++i) {
       const int slot = tile::strided_slot(i, threadIdx.x, NT) - shift;
       if (slot >= 0 && slot < nz_count) products[slot] = value[i] * __ldg(x + column[i]);
     }
@@ -272,55 +334,76 @@ struct CompactMergeSpmvTile {
         ++row;
       }
     }
+    T* row_sums;
+    if constexpr (Features::compact_storage)
+      row_sums = reinterpret_cast<T*>(storage.slots);
+    else
+      row_sums = storage.row_sums;
 
-    // 3. The segmented scan: each thread's last partial sum belongs to the row it stopped in
-    //    (`row`), which the next threads continue. Rows never decrease from thread to thread, so
-    //    equal rows are neighbours and an inclusive scan that adds only across equal rows sums
-    //    every piece of a row split between threads.
-    const int lane = static_cast<int>(threadIdx.x) % 32;
-    const int warp = static_cast<int>(threadIdx.x) / 32;
-    T inclusive = running;
+    if constexpr (Features::segmented_scan) {
+      // 3. The segmented scan: each thread's last partial sum belongs to the row it stopped in
+      //    (`row`), which the next threads continue. Rows never decrease from thread to thread, so
+      //    equal rows are neighbours and an inclusive scan that adds only across equal rows sums
+      //    every piece of a row split between threads.
+      const int lane = static_cast<int>(threadIdx.x) % 32;
+      const int warp = static_cast<int>(threadIdx.x) / 32;
+      T inclusive = running;
 #pragma unroll
-    for (int offset = 1; offset < 32; offset *= 2) {
-      const int before_row = __shfl_up_sync(kFullWarp, row, offset);
-      const T before_sum = __shfl_up_sync(kFullWarp, inclusive, offset);
-      if (lane >= offset && before_row == row) inclusive += before_sum;
-    }
-    if (lane == 31) {
-      storage.warp_rows[warp] = row;
-      storage.warp_sums[warp] = inclusive;
-    }
-    __syncthreads();       // every warp's last sum is out, and every thread is done with the buffer
-    int carried_row = -1;  // the open row at the end of the warps before this one, and its sum
-    T carried_sum = T(0);
-    for (int w = 0; w < warp; ++w) {
-      carried_sum = storage.warp_rows[w] == carried_row ? carried_sum + storage.warp_sums[w] : storage.warp_sums[w];
-      carried_row = storage.warp_rows[w];
-    }
-    const int first_lane_row = __shfl_sync(kFullWarp, row, 0);
-    const int previous_row = __shfl_up_sync(kFullWarp, row, 1);
-    const T previous_sum = __shfl_up_sync(kFullWarp, inclusive, 1);
-    // What the threads before this one add to the row it started in.
-    T before = lane > 0 && previous_row == first_row ? previous_sum : T(0);
-    if ((lane == 0 || first_lane_row == first_row) && carried_row == first_row) before += carried_sum;
-
-    // 4. The row sums into the buffer, then coalesced stores; the last thread's scan total is
-    //    the tile's carry when its row is still open.
-    T* row_sums = reinterpret_cast<T*>(storage.slots);
-    int sum_row = first_row;
-#pragma unroll
-    for (int i = 0; i < VT; ++i) {
-      if ((ends >> i) & 1u) {
-        row_sums[sum_row] = sum_row == first_row ? sums[i] + before : sums[i];
-        ++sum_row;
+      for (int offset = 1; offset < 32; offset *= 2) {
+        const int before_row = __shfl_up_sync(kFullWarp, row, offset);
+        const T before_sum = __shfl_up_sync(kFullWarp, inclusive, offset);
+        if (lane >= offset && before_row == row) inclusive += before_sum;
       }
+      if (lane == 31) {
+        storage.warp_rows[warp] = row;
+        storage.warp_sums[warp] = inclusive;
+      }
+      __syncthreads();       // every warp's last sum is out, and every thread is done with the buffer
+      int carried_row = -1;  // the open row at the end of the warps before this one, and its sum
+      T carried_sum = T(0);
+      for (int w = 0; w < warp; ++w) {
+        carried_sum = storage.warp_rows[w] == carried_row ? carried_sum + storage.warp_sums[w] : storage.warp_sums[w];
+        carried_row = storage.warp_rows[w];
+      }
+      const int first_lane_row = __shfl_sync(kFullWarp, row, 0);
+      const int previous_row = __shfl_up_sync(kFullWarp, row, 1);
+      const T previous_sum = __shfl_up_sync(kFullWarp, inclusive, 1);
+      // What the threads before this one add to the row it started in.
+      T before = lane > 0 && previous_row == first_row ? previous_sum : T(0);
+      if ((lane == 0 || first_lane_row == first_row) && carried_row == first_row) before += carried_sum;
+
+      // 4. The row sums into the buffer, then coalesced stores; the last thread's scan total is
+      //    the tile's carry when its row is still open.
+      int sum_row = first_row;
+#pragma unroll
+      for (int i = 0; i < VT; ++i) {
+        if ((ends >> i) & 1u) {
+          row_sums[sum_row] = sum_row == first_row ? sums[i] + before : sums[i];
+          ++sum_row;
+        }
+      }
+      if (threadIdx.x == NT - 1) {
+        const bool open = row == row_count && range.b_end < matrix.rows;
+        const T total = inclusive + (first_lane_row == row && carried_row == row ? carried_sum : T(0));
+        carries[blockIdx.x] = {open ? static_cast<std::int32_t>(range.b_end) : -1, open ? total : T(0)};
+      }
+      __syncthreads();
+    } else {
+      // 3. Without the scan, as stage 4: once every thread is done with the buffer, the row sums
+      //    go into it, and each thread's last partial sum is added atomically to the row it
+      //    stopped in (a later thread stored that row's first sum), or to the tile's carry.
+      __syncthreads();
+      int sum_row = first_row;
+#pragma unroll
+      for (int i = 0; i < VT; ++i) {
+        if ((ends >> i) & 1u) row_sums[sum_row++] = sums[i];
+      }
+      __syncthreads();
+      if (running != T(0)) atomicAdd(row < row_count ? &row_sums[row] : &storage.carry, running);
+      __syncthreads();
+      if (threadIdx.x == 0)
+        carries[blockIdx.x] = {range.b_end < matrix.rows ? static_cast<std::int32_t>(range.b_end) : -1, storage.carry};
     }
-    if (threadIdx.x == NT - 1) {
-      const bool open = row == row_count && range.b_end < matrix.rows;
-      const T total = inclusive + (first_lane_row == row && carried_row == row ? carried_sum : T(0));
-      carries[blockIdx.x] = {open ? static_cast<std::int32_t>(range.b_end) : -1, open ? total : T(0)};
-    }
-    __syncthreads();
 #pragma unroll
     for (int i = 0; i < VT; ++i) {
       const int slot = tile::strided_slot(i, threadIdx.x, NT);
@@ -329,9 +412,10 @@ struct CompactMergeSpmvTile {
   }
 };
 
-/// Whether CompactMergeSpmvTile<NT, VT, T> fits the 48 KiB of static shared memory a block may have.
-template <int NT, int VT, class T>
-inline constexpr bool kCompactTileFits = sizeof(typename CompactMergeSpmvTile<NT, VT, T>::Storage) <= 48 * 1024;
+/// Whether CompactMergeSpmvTile<NT, VT, T, Features> fits the 48 KiB of static shared memory a block may have.
+template <int NT, int VT, class T, class Features = CompactTileFeatures>
+inline constexpr bool kCompactTileFits = sizeof(typename CompactMergeSpmvTile<NT, VT, T, Features>::Storage) <=
+                                         48 * 1024;
 
 /// Whether MergeSpmvTile<NT, VT, T> fits the 48 KiB of static shared memory a block may have.
 template <int NT, int VT, class T>

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -244,6 +245,53 @@ TEST_CASE("analyzed_stages: every section of the report names one kernel stage o
   }
   for (const SpmvStage<float>& stage : spmv_stages<float>())
     CHECK((stage.traits.model == StageModel::none) == (stage.kind == RowKind::library));
+}
+
+/// Checks the variant rows of @p T's table: only stage 5 has them, one per change, each after its
+/// stage with its number and traits, at its shape but the tile's (stage 4's 128 x 7), and one
+/// searching its tile boundaries on every call.
+template <class T>
+void check_variant_rows() {
+  const std::vector<SpmvStage<T>> rows = with_variants(spmv_stages<T>());
+  const auto tuned = std::find_if(rows.begin(), rows.end(), [](const SpmvStage<T>& row) {
+    return row.traits.model == StageModel::tuned && row.variant.empty();
+  });
+  REQUIRE(tuned != rows.end());
+  CHECK(tuned->traits.keeps_partitions);
+  std::vector<std::string> changes;
+  int searching = 0;
+  for (auto row = std::next(tuned); row != rows.end() && !row->variant.empty(); ++row) {
+    CAPTURE(row->variant);
+    changes.push_back(row->variant);
+    CHECK(row->number == tuned->number);
+    CHECK(row->name == tuned->name);
+    CHECK(row->sweep.empty());
+    CHECK(row->variants.empty());
+    CHECK(row->traits.model == StageModel::tuned);
+    CHECK((row->launch != tuned->launch));
+    if (!row->traits.keeps_partitions) ++searching;
+    if (row->variant.rfind("tile ", 0) == 0)
+      CHECK(row->shape == LaunchShape{128, 7, tuned->shape.blocks_per_sm});
+    else
+      CHECK(row->shape == tuned->shape);
+  }
+  CHECK(searching == 1);
+  CHECK(changes.size() == 11);
+  std::vector<std::string> distinct = changes;
+  std::sort(distinct.begin(), distinct.end());
+  CHECK(std::unique(distinct.begin(), distinct.end()) == distinct.end());
+  const std::string tile = "tile " + std::to_string(tuned->shape.threads) + "x" + std::to_string(tuned->shape.items);
+  CHECK(std::find(changes.begin(), changes.end(), tile) != changes.end());
+  int with_variants_count = 0;
+  for (const SpmvStage<T>& stage : spmv_stages<T>())
+    if (!stage.variants.empty()) ++with_variants_count;
+  CHECK(with_variants_count == 1);
+  CHECK(rows.size() == spmv_stages<T>().size() + changes.size());
+}
+
+TEST_CASE("stage 5's variant rows: one per change, after their stage, with its number, traits and shape") {
+  check_variant_rows<float>();
+  check_variant_rows<double>();
 }
 
 TEST_CASE("slice_share: the nonzeros whose x lies in stage 2's shared slice, counted by hand") {

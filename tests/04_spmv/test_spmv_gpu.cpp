@@ -8,7 +8,9 @@
 // tolerance, and nothing may be written outside any buffer. With --values integer (integer values
 // and x whose every partial sum is exact) every row must equal the reference exactly, on the
 // chapter's huge row too, where the tolerance would admit any y; and every row whose trait says it
-// is deterministic must give the same bits run after run. A new stage is tested with no edit here.
+// is deterministic must give the same bits run after run. A new stage is tested with no edit here,
+// and so is a stage's variant row (stage.hpp's with_variants): every test but the 2^31 one runs
+// the variant rows too, each at its one shape.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -34,6 +36,18 @@ using namespace stepwise::spmv;
 
 namespace {
 
+/// The rows of the table, each stage followed by its variant rows.
+template <class T>
+std::vector<SpmvStage<T>> rows_of() {
+  return with_variants(spmv_stages<T>());
+}
+
+/// A row's name in a failure message: `tuned`, or `tuned - kept partitions` for a variant row.
+template <class T>
+std::string row_name(const SpmvStage<T>& stage) {
+  return stage.variant.empty() ? stage.name : stage.name + " - " + stage.variant;
+}
+
 /// Every shape a row runs at: its default and its sweep's.
 template <class T>
 std::vector<LaunchShape> shapes_of(const SpmvStage<T>& stage) {
@@ -43,14 +57,15 @@ std::vector<LaunchShape> shapes_of(const SpmvStage<T>& stage) {
   return shapes;
 }
 
-/// Runs every row of the table at every shape on @p matrix and checks y each time.
+/// Runs every row of the table, variant rows included, at every shape on @p matrix and checks y
+/// each time.
 template <class T>
 void check_every_row(const CsrMatrix& matrix, std::uint64_t seed) {
   SpmvProblem<T> problem(matrix, seed);
-  for (const SpmvStage<T>& stage : spmv_stages<T>()) {
+  for (const SpmvStage<T>& stage : rows_of<T>()) {
     for (const LaunchShape& shape : shapes_of(stage)) {
-      INFO(matrix.description << ", " << (sizeof(T) == 4 ? "float32" : "float64") << ", stage " << stage.name << " "
-                              << describe(shape) << ", seed " << seed);
+      INFO(matrix.description << ", " << (sizeof(T) == 4 ? "float32" : "float64") << ", stage " << row_name(stage)
+                              << " " << describe(shape) << ", seed " << seed);
       testing::check_run(problem, stage, shape, nullptr);
     }
   }
@@ -68,11 +83,11 @@ void check_exact_every_row(const std::string& spec, bool every_shape) {
   REQUIRE(bound > 0);
   SpmvProblem<T> problem(matrix, seed, bound);
   const std::vector<double>& want = problem.reference();
-  for (const SpmvStage<T>& stage : spmv_stages<T>()) {
+  for (const SpmvStage<T>& stage : rows_of<T>()) {
     const std::vector<LaunchShape> shapes = every_shape ? shapes_of(stage) : std::vector<LaunchShape>{stage.shape};
     for (const LaunchShape& shape : shapes) {
-      INFO(matrix.description << ", " << (sizeof(T) == 4 ? "float32" : "float64") << ", stage " << stage.name << " "
-                              << describe(shape) << ", seed " << seed);
+      INFO(matrix.description << ", " << (sizeof(T) == 4 ? "float32" : "float64") << ", stage " << row_name(stage)
+                              << " " << describe(shape) << ", seed " << seed);
       CHECK(problem.library_refusal(stage).empty());
       testing::check_run(problem, stage, shape, nullptr);  // check_output: check_y, exact
       const std::vector<T> y = problem.download_y();
@@ -100,9 +115,9 @@ void check_repeated_bits(const std::string& spec) {
   const std::uint64_t seed = fresh_seed();
   const CsrMatrix matrix = generate_matrix(spec, seed);
   SpmvProblem<T> problem(matrix, seed);
-  for (const SpmvStage<T>& stage : spmv_stages<T>()) {
-    INFO(matrix.description << ", " << (sizeof(T) == 4 ? "float32" : "float64") << ", stage " << stage.name << ", seed "
-                            << seed);
+  for (const SpmvStage<T>& stage : rows_of<T>()) {
+    INFO(matrix.description << ", " << (sizeof(T) == 4 ? "float32" : "float64") << ", stage " << row_name(stage)
+                            << ", seed " << seed);
     testing::check_run(problem, stage, stage.shape, nullptr);
     const std::vector<T> first = problem.download_y();
     int differing = 0;
@@ -110,9 +125,9 @@ void check_repeated_bits(const std::string& spec) {
       testing::check_run(problem, stage, stage.shape, nullptr);  // poisoned first: a stale y cannot match
       if (!same_bits(problem.download_y(), first)) ++differing;
     }
-    MESSAGE("same bits: ", spec, " ", (sizeof(T) == 4 ? "float32" : "float64"), " ", stage.name,
-            std::string(stage.traits.deterministic ? " (deterministic)" : " (not promised)"), ": ", differing, " of ", kRepeats,
-            " repeats differ from the first run");
+    MESSAGE("same bits: ", spec, " ", (sizeof(T) == 4 ? "float32" : "float64"), " ", row_name(stage),
+            std::string(stage.traits.deterministic ? " (deterministic)" : " (not promised)"), ": ", differing, " of ",
+            kRepeats, " repeats differ from the first run");
     if (stage.traits.deterministic) CHECK(differing == 0);
   }
 }
@@ -147,7 +162,7 @@ TEST_CASE("merge totals (rows + nonzeros) at every tile edge +- 1") {
   // Rows only (K = 0: one item a row) and one nonzero per row (two items a row), around
   // threads x items of every shape that has items (the merge-based rows' tiles among them).
   std::set<int> tiles;
-  for (const SpmvStage<float>& stage : spmv_stages<float>())
+  for (const SpmvStage<float>& stage : rows_of<float>())
     for (const LaunchShape& shape : shapes_of(stage))
       if (shape.items > 0) tiles.insert(shape.threads * shape.items);
   REQUIRE(!tiles.empty());
@@ -181,6 +196,33 @@ TEST_CASE("stage 5 keeps its tile boundaries: the same shape again, another shap
   for (const LaunchShape& shape : {tuned.shape, tuned.shape, tuned.shape, other, other, tuned.shape, tuned.shape}) {
     INFO(describe(shape));
     testing::check_run(problem, tuned, shape, nullptr);
+  }
+}
+
+TEST_CASE("stage 5's kept boundaries between its variant rows: another tile size, searched every call, then back") {
+  // The variant rows share the workspace's kept boundaries with their stage: a row at another tile
+  // size must search again, and the row that searches on every call must leave them as they were.
+  const std::uint64_t seed = fresh_seed();
+  const CsrMatrix matrix = generate_matrix("rmat:14:16", seed);
+  SpmvProblem<float> problem(matrix, seed);
+  std::vector<SpmvStage<float>> tuned_rows;
+  for (const SpmvStage<float>& stage : rows_of<float>())
+    if (stage.traits.model == StageModel::tuned) tuned_rows.push_back(stage);
+  REQUIRE(tuned_rows.size() > 2);
+  const SpmvStage<float>& tuned = tuned_rows.front();
+  REQUIRE(tuned.variant.empty());
+  const auto other_tile = std::find_if(tuned_rows.begin(), tuned_rows.end(), [&](const SpmvStage<float>& stage) {
+    return stage.shape.threads * stage.shape.items != tuned.shape.threads * tuned.shape.items;
+  });
+  const auto searching = std::find_if(tuned_rows.begin(), tuned_rows.end(),
+                                      [](const SpmvStage<float>& stage) { return !stage.traits.keeps_partitions; });
+  REQUIRE(other_tile != tuned_rows.end());
+  REQUIRE(searching != tuned_rows.end());
+  const std::vector<const SpmvStage<float>*> order = {&tuned,       &*other_tile, &tuned,       &*searching, &tuned,
+                                                      &*other_tile, &*searching,  &*other_tile, &tuned};
+  for (const SpmvStage<float>* stage : order) {
+    INFO(row_name(*stage));
+    testing::check_run(problem, *stage, stage->shape, nullptr);
   }
 }
 

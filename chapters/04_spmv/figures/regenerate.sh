@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Chapter 04's measurements and figures, from the repository root:
-#   chapters/04_spmv/figures/regenerate.sh gpu  [bin-dir] [report-dir]   on a GPU: the README's tables, the sweeps
-#                                                                        and the ncu counters (about 6 minutes on an H100)
+#   chapters/04_spmv/figures/regenerate.sh gpu  [bin-dir] [report-dir]   on a GPU: the README's tables, the sweeps,
+#                                                                        stage 5's variant rows and the ncu counters
+#                                                                        (about 6 minutes on an H100 without the
+#                                                                        variant rows)
 #   chapters/04_spmv/figures/regenerate.sh concepts [bin-dir]            anywhere with matplotlib: the merge-walk
 #                                                                        diagram, from --analyze (no GPU)
 #   chapters/04_spmv/figures/regenerate.sh plot [report-dir] [bin-dir]   anywhere with matplotlib: every figure
@@ -52,6 +54,17 @@ case "$mode" in
       "$spmv" --matrix "$matrix" --sweep --stage 3 --stage 4 --stage 5 --reps 10 --format json \
         --output "$reports/${name}_sweep.json" > /dev/null
     done
+    # Stage 5's variant rows (--variants: stage 5 with one change undone each) beside stages 4 and 5, the README's
+    # variant tables: the banded kernels' changes on the 27-point stencil, the merge tile's on R-MAT, both types.
+    for name in banded27 rmat16; do
+      matrix=$(printf '%s\n' "${matrices[@]}" | awk -v n=$name '$1 == n { print $2 }')
+      for type in float32 float64; do
+        suffix=$([ "$type" = float64 ] && echo _f64 || true)
+        "$spmv" --matrix "$matrix" --type "$type" --stage 4 --stage 5 --variants --format markdown \
+          --output "$reports/${name}${suffix}_variants.md" --json "$reports/${name}${suffix}_variants.json" \
+          > "$reports/${name}${suffix}_variants.txt"
+      done
+    done
     # Nsight Compute: the first launch of each stage's kernel (its check, before timing).
     profile() {  # profile NAME KERNEL-REGEX METRICS chapter-arguments...
       local name=$1 kernels=$2 metrics=$3
@@ -77,6 +90,16 @@ case "$mode" in
         --matrix "$matrix" --stage 5
       ncu --clock-control none --metrics "$loads,$lanes" -k "regex:csrmv|partition|fixup" -c 8 --csv --log-file "$reports/ncu_${name}_cusparse.csv" \
         "$spmv" --reps 1 --warmup 0 --matrix "$matrix" --stage lib > /dev/null
+    done
+    # Stage 5 and each variant row, float32: 12 rows of two launches each (the check, one repetition), each row's
+    # kernel (the vector kernels or the merge tile) with its requests, hit rates, occupancy and shared memory.
+    occupancy=launch__shared_mem_config_size,launch__shared_mem_per_block_static,launch__occupancy_limit_shared_mem
+    occupancy+=,launch__registers_per_thread
+    for entry in "banded27 stencil27:128x128x256" "rmat16 rmat:22:16"; do
+      read -r name matrix <<< "$entry"
+      ncu --clock-control none --metrics "$loads,$lanes,$occupancy" -k "regex:spmv_lanes_unrolled|spmv_compact_tiles" \
+        -c 24 --csv --log-file "$reports/ncu_${name}_tuned_variants.csv" \
+        "$spmv" --reps 1 --warmup 0 --matrix "$matrix" --stage 5 --variants > /dev/null
     done
     ;;
   plot)
