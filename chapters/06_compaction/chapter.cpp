@@ -53,12 +53,14 @@ void add_options(ChapterCli& cli, Plan& plan) {
       app.add_option_function<int>(
              "--first-poll-ns", [&plan](int ns) { plan.first_poll_ns = static_cast<unsigned>(ns); },
              "Stages 6 and 7: how long a tile's look-back waits after publishing its count before its first poll "
-             "(0: at once; default: each stage's tuned value, 1245 for stage 6 and 2600 for stage 7)")
+             "(0: at once; default: each stage's tuned value, 1245 for stage 6, for stage 7 1245 up to 2^22 elements "
+             "and 2600 above)")
           ->transform(decimal_in(0, 100000));
-  CLI::Option* ticket_first =
-      cli.add_flag("--ticket-first", plan.ticket_first,
-                   "Stage 7: draw the ticket before loading the tile, instead of loading tile blockIdx.x meanwhile");
-  for (CLI::Option* option : {type, first_poll, ticket_first}) cli.option("--analyze")->excludes(option);
+  CLI::Option* speculative_load = cli.add_flag(
+      "--speculative-load", plan.speculative_load,
+      "Stage 7: load tile blockIdx.x while the ticket is drawn (chapter 02's guess), instead of drawing the ticket "
+      "first; a wrong guess reloads the tile");
+  for (CLI::Option* option : {type, first_poll, speculative_load}) cli.option("--analyze")->excludes(option);
 }
 
 std::string print_analysis(const Plan& plan, const CommonOptions& options) {

@@ -43,8 +43,8 @@ struct SelectArgs {
   /// default, set in its file).
   std::optional<unsigned> first_poll_ns;
   /// The speculative row: load tile blockIdx.x while the ticket is drawn, and reload if the
-  /// ticket differs (false: --ticket-first).
-  bool speculative = true;
+  /// ticket differs (--speculative-load; false: the ticket first, then the tile).
+  bool speculative = false;
   /// The speculative row, for the tests: guess tile (blockIdx.x + guess_shift) mod grid; 1 makes every guess
   /// wrong, so that every block takes the reload path.
   unsigned guess_shift = 0;

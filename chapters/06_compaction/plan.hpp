@@ -28,7 +28,7 @@ struct Plan {
   bool by_flags = false;                  ///< --flags: the Flagged form
   bool payload = false;                   ///< --payload: an int32 value travels with each key
   std::optional<unsigned> first_poll_ns;  ///< --first-poll-ns; unset: each look-back stage's own
-  bool ticket_first = false;              ///< --ticket-first: no speculative load
+  bool speculative_load = false;  ///< --speculative-load: stage 7 loads tile blockIdx.x while drawing its ticket
 };
 
 /// The host memory a run of @p plan over @p n elements holds at its peak: the input, the

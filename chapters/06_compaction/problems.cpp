@@ -82,7 +82,7 @@ void SelectProblem<K>::launch(const SelectStage<K>& stage, const LaunchShape& sh
   args.kept_count = kept_count_.data();
   args.n = input_.keys.size();
   args.first_poll_ns = plan_.first_poll_ns;
-  args.speculative = !plan_.ticket_first;
+  args.speculative = plan_.speculative_load;
   args.guess_shift = guess_shift_;
   stage.launch(args, workspace_, shape, stream);
 }

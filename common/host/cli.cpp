@@ -267,6 +267,19 @@ int finish_stdout(const std::string& program, int exit_code) {
   return kExitFailed;
 }
 
+namespace {
+/// A chapter's table with a malformed shapes-by-size list is a bug in a stage file: say which.
+std::vector<StageInfo> checked_table(std::vector<StageInfo> stages) {
+  for (const StageInfo& stage : stages) {
+    const std::string problem = shapes_by_n_problem(stage);
+    if (!problem.empty())
+      throw std::logic_error("stage " + std::to_string(stage.number) + " (" + stage.name +
+                             "): shapes_by_n: " + problem);
+  }
+  return stages;
+}
+}  // namespace
+
 ChapterCli::ChapterCli(ChapterInfo chapter, std::vector<StageInfo> stages)
     : ChapterCli([chapter] { return chapter; }, [stages] { return stages; }) {}
 
@@ -274,7 +287,7 @@ ChapterCli::ChapterCli(std::function<ChapterInfo()> info, std::function<std::vec
     : chapter_source_(std::move(info)),
       stage_source_(std::move(stages)),
       chapter_(chapter_source_()),
-      stages_(stage_source_()),
+      stages_(checked_table(stage_source_())),
       app_("chapter " + chapter_.id + " " + chapter_.name + ": " + chapter_.title) {
   options_.n = chapter_.default_n;
   n_text_ = format_count(chapter_.default_n);
@@ -370,7 +383,7 @@ std::optional<int> ChapterCli::parse(const std::vector<std::string>& arguments) 
 
 void ChapterCli::refresh() {
   chapter_ = chapter_source_();
-  stages_ = stage_source_();
+  stages_ = checked_table(stage_source_());
   app_.description("chapter " + chapter_.id + " " + chapter_.name + ": " + chapter_.title);
   CLI::Option* n = app_.get_option("--n");
   if (n->count() == 0) {
@@ -532,8 +545,12 @@ std::string ChapterCli::stage_listing() const {
       line(std::to_string(stage.number) + " -", stage.variant, describe(stage.shape), stage.lesson + " [--variants]");
       continue;
     }
+    std::string by_size;  // ` [n <= 2^22: 128x11; n <= 2^24: 128x15; above: 512x23]`
+    for (const SizedShape& sized : stage.shapes_by_n)
+      by_size += (by_size.empty() ? " [n <= " : "; n <= ") + format_count(sized.up_to_n) + ": " + describe(sized.shape);
+    if (!by_size.empty()) by_size += "; above: " + describe(stage.shape) + "]";
     line(stage.kind == RowKind::kernel ? std::to_string(stage.number) : "lib", stage.name, describe(stage.shape),
-         stage.lesson + sweep);
+         stage.lesson + by_size + sweep);
   }
   line("cpu", "reference", "-", chapter_.reference_lesson);
   return out.str();

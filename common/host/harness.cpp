@@ -103,6 +103,15 @@ ReportRow Session::measure(const Runnable& stage, const LaunchShape& shape, Prob
   return row;
 }
 
+LaunchShape Session::run_shape(const StageInfo& stage, std::vector<std::string>& notes) const {
+  const LaunchShape sized = shape_at(stage, options().n);
+  if (!options().variants || sized == stage.shape) return sized;
+  notes.push_back("--variants: stage " + std::to_string(stage.number) + " runs at its default shape " +
+                  describe(stage.shape) + ", not its shape for this n (" + describe(sized) +
+                  "), so that each variant row differs from it by one change");
+  return stage.shape;
+}
+
 ReportRow Session::sweep(const Runnable& stage, Problem& problem, std::vector<ReportRow>& failures) {
   ReportRow best;
   std::vector<SweepPoint> points;
@@ -156,7 +165,7 @@ int Session::run_stages(const std::vector<Runnable>& stages, Problem& problem) {
     if (options().sweep && !stage.info.sweep.empty())
       report.rows.push_back(sweep(stage, problem, failures));
     else
-      report.rows.push_back(measure(stage, stage.info.shape, problem));
+      report.rows.push_back(measure(stage, run_shape(stage.info, report.notes), problem));
     report.rows.insert(report.rows.end(), failures.begin(), failures.end());
   }
   if (options().selects("cpu")) {

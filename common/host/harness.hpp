@@ -122,6 +122,9 @@ class Session {
 
   int run_stages(const std::vector<Runnable>& stages, Problem& problem);
   ReportRow measure(const Runnable& stage, const LaunchShape& shape, Problem& problem);
+  /// The shape a stage's row runs at without --sweep: its shape for --n (shape_at), or with
+  /// --variants its default shape (said in @p notes when the two differ).
+  LaunchShape run_shape(const StageInfo& stage, std::vector<std::string>& notes) const;
   ReportRow sweep(const Runnable& stage, Problem& problem, std::vector<ReportRow>& failures);
   Check verify(Problem& problem);
   TimingOptions timing() const;

@@ -59,9 +59,9 @@ struct Stage : StageInfo {
 };
 
 /// A variant row of a stage (`7 - packed flags`: stage 7 whose flag bytes are unpacked and tested
-/// one by one). It keeps the stage's name, shape, options and traits, and has no sweep: it runs at
-/// its shape (change that, or its options, on the returned row). Call it once the stage's own
-/// fields are set.
+/// one by one). It keeps the stage's name, shape, options and traits, and has no sweep and no
+/// shapes by size: it runs at its stage's default shape (change that, or its options, on the returned row). Call it
+/// once the stage's own fields are set.
 /// @param stage the stage as it stands
 /// @param change the change this row undoes, in a few words (StageInfo::variant)
 /// @param lesson what this row does in place of the change (--list, the JSON report)
@@ -71,6 +71,7 @@ Stage<Launch, Traits> variant_of(const Stage<Launch, Traits>& stage, const std::
                                  const std::string& lesson, Launch launch) {
   Stage<Launch, Traits> row = stage;
   row.variants.clear();
+  row.shapes_by_n.clear();
   row.variant = change;
   row.lesson = lesson;
   row.sweep.clear();

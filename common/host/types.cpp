@@ -89,6 +89,23 @@ std::vector<LaunchShape> shape_grid(const std::vector<int>& threads, const std::
   return shapes;
 }
 
+LaunchShape shape_at(const StageInfo& stage, std::uint64_t n) {
+  for (const SizedShape& sized : stage.shapes_by_n)
+    if (n <= sized.up_to_n) return sized.shape;
+  return stage.shape;
+}
+
+std::string shapes_by_n_problem(const StageInfo& stage) {
+  for (std::size_t i = 0; i < stage.shapes_by_n.size(); ++i) {
+    const SizedShape& sized = stage.shapes_by_n[i];
+    if (i > 0 && sized.up_to_n <= stage.shapes_by_n[i - 1].up_to_n) return "sizes not ascending";
+    if (std::find(stage.sweep.begin(), stage.sweep.end(), sized.shape) == stage.sweep.end())
+      return describe(sized.shape) + " is not one of the sweep's shapes";
+    if (sized.shape == stage.shape) return describe(sized.shape) + " is the default shape";
+  }
+  return "";
+}
+
 std::string variant_label(int number, const std::string& change) { return std::to_string(number) + " - " + change; }
 
 }  // namespace stepwise

@@ -88,14 +88,27 @@ std::string describe(const LaunchShape& shape);
 std::vector<LaunchShape> shape_grid(const std::vector<int>& threads, const std::vector<int>& items = {},
                                     const std::vector<int>& blocks_per_sm = {});
 
+/// A launch shape for the problems up to a size: the per-size tuning a library keeps in its
+/// policies (CUB picks a tile per architecture and problem), in the open.
+struct SizedShape {
+  std::uint64_t up_to_n = 0;  ///< the largest --n this shape is for
+  LaunchShape shape;          ///< one of the stage's sweep shapes, the fastest --sweep measured at that size
+};
+
 /// A row of a chapter as `--list` shows it and `--stage` selects it.
 struct StageInfo {
   int number = 0;  ///< 1, 2, ... for kernels; 0 for library baselines
   std::string name;
   std::string lesson;  ///< what changed from the previous stage and why it should be faster
   RowKind kind = RowKind::kernel;
-  LaunchShape shape;               ///< the shape the stage runs with unless --sweep
+  LaunchShape shape;               ///< the shape the stage runs with unless --sweep (above shapes_by_n's sizes)
   std::vector<LaunchShape> sweep;  ///< the shapes --sweep tries; empty: nothing to tune
+  /// Shapes for smaller problems, by ascending up_to_n, each one of `sweep`: at --n = n a stage's
+  /// own row runs at the first whose up_to_n >= n, and at `shape` above the last (shape_at()).
+  /// Empty for most stages: one shape serves every size. --list shows the table; the report's
+  /// shape column, the shape that ran. Variant rows have none: with --variants every row runs at
+  /// its default shape, so that each variant differs from its stage by its one change.
+  std::vector<SizedShape> shapes_by_n;
   /// True for a stage that reads a value back to the host mid-run (to size or choose its next
   /// launches): it is timed without holding the stream, so its time includes that round trip
   /// and the launches after it.
@@ -113,6 +126,14 @@ struct StageInfo {
   /// does less (a compaction that does not keep the input order) says false.
   bool matches_library = true;
 };
+
+/// The shape @p stage runs at for a problem of @p n elements: its shapes_by_n entry for n, else its
+/// default shape.
+LaunchShape shape_at(const StageInfo& stage, std::uint64_t n);
+
+/// Why @p stage's shapes_by_n is malformed (not ascending, an entry not among its sweep shapes, or
+/// equal to the default shape), or empty when it is well formed.
+std::string shapes_by_n_problem(const StageInfo& stage);
 
 /// A variant row as --list, the table and the messages name it: `7 - packed flags` (its stage's
 /// number, then the change it undoes).

@@ -444,17 +444,17 @@ TEST_CASE("options: --flags picks the table in any spelling, and options that do
   CHECK(parse_like_main({"--selectivity", "--flags"}) == 2);  // --flags is the value: refused
   CHECK(parse_like_main({"--first-poll-ns", "100", "--stage", "6"}) == 0);
   CHECK(parse_like_main({"--first-poll-ns", "100", "--stage", "1", "--stage", "tuned"}) == 0);
-  CHECK(parse_like_main({"--ticket-first", "--stage", "7"}) == 0);
+  CHECK(parse_like_main({"--speculative-load", "--stage", "7"}) == 0);
   CHECK(parse_like_main({"--analyze", "--n", "1000", "--seed", "2", "--flags", "--payload"}) == 0);
   CHECK(parse_like_main({"--analyze", "--format", "json"}) == 0);
   for (const std::vector<std::string>& bad :
        std::vector<std::vector<std::string>>{{"--first-poll-ns", "100", "--stage", "5"},
                                              {"--first-poll-ns", "100", "--stage", "lib"},
-                                             {"--ticket-first", "--stage", "6"},
-                                             {"--ticket-first", "--stage", "single-pass", "--stage", "cpu"},
+                                             {"--speculative-load", "--stage", "6"},
+                                             {"--speculative-load", "--stage", "single-pass", "--stage", "cpu"},
                                              {"--analyze", "--type", "float32"},
                                              {"--analyze", "--first-poll-ns", "100"},
-                                             {"--analyze", "--ticket-first"},
+                                             {"--analyze", "--speculative-load"},
                                              {"--analyze", "--reps", "3"},
                                              {"--analyze", "--device", "0"},
                                              {"--analyze", "--compact"},

@@ -184,16 +184,16 @@ TEST_CASE_TEMPLATE("every shape of every --sweep is exact at its tile edges", K,
 
 TEST_CASE("the speculative row is exact when every guess is wrong, and when it draws its ticket first") {
   for (std::size_t n : {std::size_t{1}, std::size_t{4095}, std::size_t{100003}, (std::size_t{1} << 20) + 3})
-    for (bool ticket_first : {false, true}) {
+    for (bool speculative_load : {true, false}) {
       const std::uint64_t seed = fresh_seed();
       CAPTURE(n);
-      CAPTURE(ticket_first);
+      CAPTURE(speculative_load);
       CAPTURE(seed);
       Plan plan = plan_of(true, true, 0.5);
-      plan.ticket_first = ticket_first;
+      plan.speculative_load = speculative_load;
       SelectProblem<std::int32_t> problem(n, plan, seed);
-      problem.set_guess_shift(ticket_first ? 0 : 1);
-      const std::vector<SelectStage<std::int32_t>> rows = rows_reading<std::int32_t>("--ticket-first");
+      problem.set_guess_shift(speculative_load ? 1 : 0);
+      const std::vector<SelectStage<std::int32_t>> rows = rows_reading<std::int32_t>("--speculative-load");
       REQUIRE_FALSE(rows.empty());
       for (const SelectStage<std::int32_t>& stage : rows)
         for (const LaunchShape& shape : shapes_of(stage)) check_row(stage, shape, problem);

@@ -2,6 +2,7 @@
 // dispatch from a run-time shape to an instantiation; a stage's variant rows.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -151,4 +152,46 @@ TEST_CASE("numbered gives a variant its stage's number; with_variants puts the v
   CHECK(kernel_numbers_where(rows, [](const TestStage& row) { return row.traits.loads == 4; }) == std::vector<int>{2});
   const std::vector<StageInfo> plain = {StageInfo{}, StageInfo{}};
   CHECK(with_variants(plain).size() == 2);
+}
+
+TEST_CASE("a stage runs at its shape for n: the first sized shape that covers n, else its default") {
+  StageInfo stage;
+  stage.shape = {512, 23};
+  stage.sweep = shape_grid({128, 512}, {11, 15, 23});
+  stage.shapes_by_n = {{1u << 22, {128, 11}}, {1u << 24, {128, 15}}};
+  CHECK(shapes_by_n_problem(stage).empty());
+  CHECK(shape_at(stage, 1) == LaunchShape{128, 11});
+  CHECK(shape_at(stage, 1u << 22) == LaunchShape{128, 11});
+  CHECK(shape_at(stage, (1u << 22) + 1) == LaunchShape{128, 15});
+  CHECK(shape_at(stage, 1u << 24) == LaunchShape{128, 15});
+  CHECK(shape_at(stage, (1u << 24) + 1) == LaunchShape{512, 23});
+  CHECK(shape_at(stage, std::uint64_t{1} << 40) == LaunchShape{512, 23});
+  StageInfo plain;
+  plain.shape = {256, 7};
+  CHECK(shape_at(plain, 1) == LaunchShape{256, 7});
+  CHECK(shapes_by_n_problem(plain).empty());
+}
+
+TEST_CASE("a malformed shapes_by_n is named: descending sizes, a shape not swept, the default shape") {
+  StageInfo stage;
+  stage.shape = {512, 23};
+  stage.sweep = shape_grid({128, 512}, {11, 15, 23});
+  stage.shapes_by_n = {{1u << 24, {128, 15}}, {1u << 22, {128, 11}}};
+  CHECK(shapes_by_n_problem(stage) == "sizes not ascending");
+  stage.shapes_by_n = {{1u << 22, {256, 11}}};
+  CHECK(shapes_by_n_problem(stage) == "256x11 is not one of the sweep's shapes");
+  stage.shapes_by_n = {{1u << 22, {512, 23}}};
+  CHECK(shapes_by_n_problem(stage) == "512x23 is the default shape");
+}
+
+TEST_CASE("a variant row has no shapes by size: it runs at its stage's default shape") {
+  using Row = Stage<void (*)(), NoTraits>;
+  Row stage;
+  stage.shape = {512, 23};
+  stage.sweep = shape_grid({128, 512}, {11, 23});
+  stage.shapes_by_n = {{1u << 22, {128, 11}}};
+  const Row variant = variant_of(stage, "a change", "the change undone", +[] {});
+  CHECK(variant.shapes_by_n.empty());
+  CHECK(variant.sweep.empty());
+  CHECK(shape_at(variant, 1) == LaunchShape{512, 23});
 }

@@ -1,13 +1,9 @@
-// Stage 7, tuned single pass: the tile loaded while its ticket is drawn, 16-byte loads, and the
-// kept elements staged in shared memory so that every store is coalesced (ordered).
+// Stage 7, tuned single pass: 16-byte loads, and the kept elements staged in shared memory so
+// that every store is coalesced (ordered).
 //
-// Changed from stage 6, three things. First, the loads no longer wait for the ticket: a block
-// loads tile blockIdx.x while its ticket's atomic is in flight (blocks start in blockIdx order
-// almost always, so the guess is almost always right; a wrong guess costs a reload), which
-// takes one L2 round trip off every tile's life, as in chapter 02's single-pass scan. Second,
-// each thread loads its elements four at a time (one 16-byte load of keys, and of values with a
-// payload; one 4-byte load of four flags), and each warp owns a contiguous slice of the tile
-// (warp-striped, as chapter 02's tiles), so a warp's load moves 512 consecutive bytes. Third,
+// Changed from stage 6, two things. First, each thread loads its elements four at a time (one 16-byte load of keys, and
+// of values with a payload; one 4-byte load of four flags), and each warp owns a contiguous slice of the tile
+// (warp-striped, as chapter 02's tiles), so a warp's load moves 512 consecutive bytes. Second,
 // the two-phase scatter: each warp packs its kept elements at the front of its slice of shared
 // memory as soon as its ballots give the ranks, with no block barrier and no block-wide scan of
 // step counts, so the registers holding the tile are free before anyone waits; warp 0 then scans
@@ -15,12 +11,18 @@
 // consecutive threads on consecutive addresses. The tile's loads, packing and copying live in
 // tuned_tile.cuh (stage 8 uses them too): every load of a thread is issued before any element
 // is tested, and flag bytes are tested in the word they arrive in. The default shape is what
-// --sweep measured fastest on an H100, and the first poll of the look-back waits 2600 ns, the
-// fastest of the delays compared there (README); the last tile's ragged end is loaded element by
-// element.
+// --sweep measured fastest on an H100 at 2^26 and 2^28 elements, and the first poll of the
+// look-back waits 2600 ns, the fastest of the delays compared there; up to 2^22 elements the
+// sweep picked 128 x 32 and a first poll of 1245 ns (shapes_by_n; README). The last tile's ragged end is
+// loaded element by element.
+// What the stage does not do: load tile blockIdx.x while its ticket's atomic is in flight, as
+// chapter 02's single-pass scan does (--speculative-load). On an H100 tickets are drawn out of
+// block order so often that about nine guesses in ten are wrong and reload their tile (ncu, 2^26
+// elements: 16.9 M L2 read sectors against 8.9 M with the ticket first), 7-19 % slower from 2^24
+// to 2^28 elements (README).
 //
 // Variant rows (--variants; `7 - change` is this stage with that one change undone): which of
-// its changes pays, each measured against the stage as it stands. The speculative load, the
+// its changes pays, each measured against the stage as it stands. The
 // 16-byte loads, loads first, packed flags, the staged stores, the 2600 ns first poll, and the
 // 128 x 40 tile. The warp slices are not among them: both the 16-byte loads and the packing
 // need them.
@@ -34,11 +36,14 @@
 namespace stepwise::compaction {
 namespace {
 
-/// The first poll when --first-poll-ns is not given. On an H100 (2^26 int32, README), 2600 ns
-/// (3500: the same) beat 0-2000 and 5000 ns for this stage at 50 and 99 % and with flags, and was
-/// within 1 % at 1 %; for the single-pass stage it was 21-27 % slower than that stage's 1245 ns,
-/// hence a default per stage.
+/// The first poll when --first-poll-ns is not given, above kEarlyPollUpToN elements. On an H100
+/// (int32, 50 %, the ticket first, the sweep's best tile), 2600 ns beat 1245 ns by 4 % and 0 ns by
+/// 12-13 % at 2^26 and 2^28 elements; for the single-pass stage a late first poll was 21-27 % slower
+/// than that stage's 1245 ns (README), hence a default per stage.
 constexpr unsigned kTunedFirstPollNs = 2600;
+/// Up to this many elements the first poll is stage 6's (H100 sweep at 2^20 and 2^22, ticket first:
+/// 1245 ns beat 2600 by 4-11 %; at 2^24 the two were within 0.5 %).
+constexpr std::size_t kEarlyPollUpToN = std::size_t{1} << 22;
 /// The first poll the change above replaced: stage 6's default, chapter 02's 1245 ns.
 constexpr unsigned kSinglePassFirstPollNs = 1245;
 
@@ -49,26 +54,24 @@ constexpr int kThreads = 128;
 constexpr int kItems = 40;
 constexpr int kSinglePassThreads = 256;
 constexpr int kSinglePassItems = 12;
+/// The tile up to kEarlyPollUpToN elements (the sweep's best at 2^22; at 2^20 within noise of the best).
+constexpr int kSmallItems = 32;
 
 /// Stage 7 as it stands: every change on. Each variant row's struct turns one off.
 struct AllChanges {
   using Tile = TunedTileFeatures;  ///< the tile's changes (tuned_tile.cuh)
   using Threads = TunedThreads;    ///< the tiles compiled: every shape of the sweep
   using Items = TunedItems;
-  /// Tile blockIdx.x loaded while the ticket is drawn (unless --ticket-first).
-  static constexpr bool speculative = true;
-  /// The first poll unless --first-poll-ns.
-  static constexpr unsigned first_poll_ns = kTunedFirstPollNs;
+  /// The first poll unless --first-poll-ns: stage 6's up to kEarlyPollUpToN elements, 2600 ns above.
+  static unsigned first_poll_ns(std::size_t n) {
+    return n <= kEarlyPollUpToN ? kSinglePassFirstPollNs : kTunedFirstPollNs;
+  }
 };
 
 /// A variant row runs at the default tile only, and compiles no other.
 struct Variant : AllChanges {
   using Threads = IntList<kThreads>;
   using Items = IntList<kItems>;
-};
-/// `7 - speculative load`: the ticket first, then the tile.
-struct WithoutSpeculativeLoad : Variant {
-  static constexpr bool speculative = false;
 };
 /// `7 - 16-byte loads`: four 4-byte loads of keys (values), four 1-byte loads of flags.
 struct WithoutVectorLoads : Variant {
@@ -94,9 +97,9 @@ struct WithoutStagedStores : Variant {
     static constexpr bool staged_stores = false;
   };
 };
-/// `7 - first poll 2600 ns`: the first poll after stage 6's 1245 ns.
+/// `7 - first poll 2600 ns`: the first poll after stage 6's 1245 ns at every size.
 struct WithoutLatePoll : Variant {
-  static constexpr unsigned first_poll_ns = kSinglePassFirstPollNs;
+  static unsigned first_poll_ns(std::size_t) { return kSinglePassFirstPollNs; }
 };
 /// `7 - tile 128x40`: stage 6's 256 x 12 tile.
 struct WithSinglePassTile : AllChanges {
@@ -184,8 +187,8 @@ void launch(const SelectArgs<K>& args, Workspace& workspace, const LaunchShape& 
     auto* ticket = reinterpret_cast<unsigned*>(workspace.data());
     const PackedCountStatus status{reinterpret_cast<unsigned long long*>(workspace.data() + layout.status_offset)};
     select_tuned<NT, kVectors, typename Changes::Tile><<<grid_of(tiles), NT, 0, stream>>>(
-        selector, args.n, ticket, status, args.kept_count, args.first_poll_ns.value_or(Changes::first_poll_ns),
-        Changes::speculative && args.speculative, args.guess_shift);
+        selector, args.n, ticket, status, args.kept_count, args.first_poll_ns.value_or(Changes::first_poll_ns(args.n)),
+        args.speculative, args.guess_shift);
     STEPWISE_CHECK_LAUNCH();
   });
 }
@@ -196,18 +199,17 @@ template <class K>
 SelectStage<K> tuned() {
   SelectStage<K> stage;
   stage.name = "tuned";
-  stage.lesson = "the tile loaded while its ticket is drawn, 16-byte loads, stores staged in shared memory";
+  stage.lesson = "16-byte loads, stores staged in shared memory, first poll 2600 ns (1245 up to 2^22 elements)";
   stage.shape = {kThreads, kItems};
   stage.sweep = tuned_sweep();
+  stage.shapes_by_n = {{kEarlyPollUpToN, {kThreads, kSmallItems}}};
   stage.launch = launch<K>;
-  stage.options = {"--first-poll-ns", "--ticket-first"};
+  stage.options = {"--first-poll-ns", "--speculative-load"};
   stage.traits.cost.ticket_per_tile = true;
   stage.traits.diagram = Diagram::sliced_tile_lookback;
-  // Each change undone alone. An option that sets what a row's change is about (--ticket-first,
-  // --first-poll-ns) sets it in both rows alike.
+  // Each change undone alone. An option that sets what a row's change is about
+  // (--first-poll-ns) sets it in both rows alike.
   stage.variants = {
-      variant_of(stage, "speculative load", "the ticket drawn before the tile is loaded",
-                 launch<K, WithoutSpeculativeLoad>),
       variant_of(stage, "16-byte loads", "four 4-byte loads (four 1-byte flag loads) in place of each 16-byte one",
                  launch<K, WithoutVectorLoads>),
       variant_of(stage, "loads first", "each vector tested as soon as it is loaded, before the next load",
@@ -218,7 +220,8 @@ SelectStage<K> tuned() {
                  launch<K, WithoutPackedFlags>),
       variant_of(stage, "staged stores", "kept elements stored from registers at their ranks, no shared memory",
                  launch<K, WithoutStagedStores>),
-      variant_of(stage, "first poll 2600 ns", "the look-back first polls after stage 6's 1245 ns",
+      variant_of(stage, "first poll 2600 ns",
+                 "the look-back first polls after stage 6's 1245 ns at every size (up to 2^22 elements, as the stage)",
                  launch<K, WithoutLatePoll>),
       variant_of(stage, "tile 128x40", "stage 6's tile, 256 x 12", launch<K, WithSinglePassTile>),
   };

@@ -9,7 +9,10 @@
 //   Larger tiles spread the per-tile costs (a partition search, two boundary reads, the thread's
 //   search, the barriers) over more outputs; smaller ones keep more blocks per SM in different
 //   phases. The H100 sweep picked 512 x 23 for 4-byte keys (keys and pairs), 512 x 11 for
-//   8-byte keys.
+//   8-byte keys, at 2^28 elements. Smaller merges ran faster with smaller tiles in the same
+//   sweep, so, as CUB keeps a tuning per problem, the stage keeps the sweep's best tile at each
+//   smaller size it measured (shapes_by_n, shown by --list): for 4-byte keys 128 x 11 up to 2^22
+//   elements, 128 x 15 up to 2^24 and 512 x 15 up to 2^26; for 8-byte keys 128 x 11 up to 2^24.
 // - The A and B ranges move to shared memory as 16-byte vectors (common/device/merge_tile.cuh's
 //   VectorizedRangeLoad): a quarter of the load instructions of stage 3's 4-byte loads, the
 //   same bytes in flight. A range that starts mid-vector keeps its offset in shared memory, so
@@ -52,12 +55,17 @@ struct CompiledTiles {
   using Threads = IntList<128, 256, 512>;
   using Values = IntList<11, 15, 19, 23>;
   static constexpr LaunchShape kDefault{512, 23};
+  /// The sweep's best tile at smaller sizes (H100, keys, 2^22, 2^24 and 2^26 elements).
+  static std::vector<SizedShape> by_size() {
+    return {{1ull << 22, {128, 11}}, {1ull << 24, {128, 15}}, {1ull << 26, {512, 15}}};
+  }
 };
 template <>
 struct CompiledTiles<std::int64_t> {
   using Threads = IntList<128, 256, 512>;
   using Values = IntList<7, 11, 15>;
   static constexpr LaunchShape kDefault{512, 11};
+  static std::vector<SizedShape> by_size() { return {{1ull << 24, {128, 11}}}; }
 };
 
 /// The tile of stage 3 (03_two_level.cu), which the swept tile replaced: moderngpu's 128 x 15;
@@ -298,6 +306,7 @@ MergeStage<K> merge_tuned() {
   stage.lesson = "the sweep's tile, 16-byte loads of both ranges (values with keys), warp-level 16-byte stores";
   stage.shape = CompiledTiles<K>::kDefault;
   stage.sweep = tile_grid(typename CompiledTiles<K>::Threads{}, typename CompiledTiles<K>::Values{});
+  stage.shapes_by_n = CompiledTiles<K>::by_size();
   stage.traits.work = Work::tiled;
   stage.traits.note = "16-byte loads and stores, warp-level store transpose";
   stage.traits.aligned_bytes = 16;
