@@ -127,8 +127,9 @@ void add_options(ChapterCli& cli, Plan& plan) {
       ->transform(decimal_in(0, 100000))
       ->excludes(analyze);
   app.add_flag_function(
-         "--ticket-first", [&plan](std::int64_t) { plan.scan.speculative = false; },
-         "Single pass: draw the ticket before loading (no speculative load)")
+         "--speculative-load", [&plan](std::int64_t) { plan.scan.speculative = true; },
+         "Single pass: load tile blockIdx.x while the ticket is drawn, and reload if the ticket differs (default: "
+         "the ticket first, then the tile)")
       ->disable_flag_override()
       ->excludes(analyze);
   cli.add_flag("--scalar-transpose", plan.scan.scalar_transpose,

@@ -22,7 +22,7 @@ enum class ElementType {
 /// Everything a run needs beyond the common options.
 struct Plan {
   ElementType type = ElementType::int32;  ///< --type
-  /// What the stages' launches read: --scan, --backoff-ns, --first-poll-ns, --ticket-first (as
+  /// What the stages' launches read: --scan, --backoff-ns, --first-poll-ns, --speculative-load (as
   /// `speculative`), --scalar-transpose and --vector-transpose.
   ScanOptions scan;
   int nt = 128;                   ///< --nt: threads per block of --analyze's tile, or of the single pass's

@@ -42,8 +42,9 @@ struct ScanOptions {
   /// at once finds the nearest predecessors still without a status, and the early polls
   /// load the L2 slice those predecessors are writing to.
   unsigned first_poll_ns = 1245;
-  /// Stage 7 only: load tile blockIdx.x while the ticket is drawn (reload if the ticket differs).
-  bool speculative = true;
+  /// Stage 7 only: load tile blockIdx.x while the ticket is drawn, reloading if the ticket
+  /// differs (--speculative-load; off: the ticket first, then the tile).
+  bool speculative = false;
   /// Stage 7 only, for the tests: guess tile (blockIdx.x + guess_shift) mod grid; 1 makes
   /// every guess wrong, so that every block takes the reload path.
   unsigned guess_shift = 0;

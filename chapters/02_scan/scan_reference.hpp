@@ -42,8 +42,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "scan_ops.hpp"
 #include "host/verify.hpp"
+#include "scan_ops.hpp"
 
 namespace stepwise::scan {
 

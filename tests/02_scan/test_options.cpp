@@ -30,7 +30,7 @@ TEST_CASE("the options that change a stage are those of the single pass and the 
     CAPTURE(stage.name);
     // --nt and --vt set the shape of the one stage that compiles several tiles, its sweep's.
     CHECK(lists(stage, "--nt") == (stage.sweep.size() > 1));
-    for (const char* option : {"--vt", "--backoff-ns", "--first-poll-ns", "--ticket-first", "--vector-transpose"})
+    for (const char* option : {"--vt", "--backoff-ns", "--first-poll-ns", "--speculative-load", "--vector-transpose"})
       CHECK(lists(stage, option) == lists(stage, "--nt"));
     tiled += lists(stage, "--nt") ? 1 : 0;
     transposed += lists(stage, "--scalar-transpose") ? 1 : 0;
@@ -44,7 +44,7 @@ TEST_CASE("options that tune some stages only are refused when --stage leaves th
   for (const std::vector<std::string>& fine :
        std::vector<std::vector<std::string>>{{"--nt", "256", "--vt", "12", "--stage", "single-pass"},
                                              {"--backoff-ns", "64", "--stage", "7", "--stage", "1"},
-                                             {"--first-poll-ns", "100", "--ticket-first"},
+                                             {"--first-poll-ns", "100", "--speculative-load"},
                                              {"--scalar-transpose", "--stage", "rts-vt8"},
                                              {"--vector-transpose", "--stage", "7"},
                                              {"--vector-transpose", "--nt", "256", "--vt", "12"},
@@ -56,7 +56,7 @@ TEST_CASE("options that tune some stages only are refused when --stage leaves th
        std::vector<std::vector<std::string>>{{"--nt", "256", "--vt", "12", "--stage", "3"},
                                              {"--backoff-ns", "64", "--stage", "lib"},
                                              {"--first-poll-ns", "100", "--stage", "rts-vt7"},
-                                             {"--ticket-first", "--stage", "cpu"},
+                                             {"--speculative-load", "--stage", "cpu"},
                                              {"--vector-transpose", "--stage", "6"},
                                              {"--scalar-transpose", "--stage", "7", "--stage", "3"},
                                              {"--vector-transpose", "--nt", "128", "--vt", "7"},

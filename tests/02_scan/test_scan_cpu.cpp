@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "bank_conflicts.hpp"
-#include "host/data.hpp"
 #include "algorithm/lookback.hpp"
+#include "bank_conflicts.hpp"
+#include "device/thread_ops.hpp"
+#include "host/data.hpp"
 #include "lookback_replay.hpp"
 #include "scan.hpp"
 #include "scan_ops.hpp"
 #include "scan_reference.hpp"
-#include "device/thread_ops.hpp"
 
 using namespace stepwise;
 using namespace stepwise::scan;

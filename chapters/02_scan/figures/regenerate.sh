@@ -60,7 +60,7 @@ case "$mode" in
       "128x31-at-once --nt 128 --vt 31 --first-poll-ns 0"
       "128x28-delay --nt 128 --vt 28 --first-poll-ns 1245"
       "128x31-delay --nt 128 --vt 31 --first-poll-ns 1245"
-      "256x28-ticket-first --nt 256 --vt 28 --first-poll-ns 0 --ticket-first"
+      "256x28-speculative --nt 256 --vt 28 --first-poll-ns 0 --speculative-load"
       "128x28-at-once --nt 128 --vt 28 --first-poll-ns 0"
       "256x28-at-once --nt 256 --vt 28 --first-poll-ns 0"
     )
