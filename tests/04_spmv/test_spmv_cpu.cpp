@@ -57,19 +57,21 @@ TEST_CASE("near_diagonal_share and columns_are_banded: stage 5's second question
   CHECK(near_diagonal_share(generate_matrix("uniform:100:0", 1)) == 1.0);  // no nonzeros
   CHECK(near_diagonal_share(generate_matrix("stencil27:8x8x8", 1)) == 1.0);
 
-  CsrMatrix wide;  // 2 x 200,000: row 0's diagonal is column 0, row 1's column 100,000
+  constexpr std::int32_t kBand = static_cast<std::int32_t>(kBandColumns);
+  CsrMatrix wide;  // 2 x 8 kBand: row 0's diagonal is column 0, row 1's column 4 kBand
   wide.rows = 2;
-  wide.cols = 200000;
+  wide.cols = 8 * kBand;
   wide.offsets = {0, 3, 6};
-  wide.columns = {0, 32768, 32769, 67231, 67232, 132768};  // near: 0, 32768 | 67232, 132768
+  wide.columns = {0, kBand, kBand + 1, 3 * kBand - 1, 3 * kBand, 5 * kBand};  // near: 0, kBand | 3 kBand, 5 kBand
   wide.values.assign(6, 1.0);
   validate(wide);
   CHECK(near_diagonal_share(wide) == doctest::Approx(4.0 / 6.0));
 
-  // Random columns over 4 Mi: about 2 x 32,768 / 4 Mi of them are near.
+  // Random columns over 4 Mi: about 2 kBandColumns / 4 Mi of them are near.
   const double scattered = near_diagonal_share(generate_matrix("uniform:4194304x4194304:1", 3));
-  CHECK(scattered > 0.01);
-  CHECK(scattered < 0.02);
+  const double expected = 2.0 * static_cast<double>(kBandColumns) / 4194304.0;
+  CHECK(scattered > 0.8 * expected);
+  CHECK(scattered < 1.2 * expected);
   CHECK_FALSE(columns_are_banded(scattered));
   CHECK(columns_are_banded(0.9));
   CHECK_FALSE(columns_are_banded(0.8999));
@@ -436,7 +438,7 @@ TEST_CASE("analyze_json: the report as one document, with the merge walk of a sm
   const nlohmann::json large = nlohmann::json::parse(analyze_json(generate_matrix("uniform:1000:16", 2), {}, {}));
   CHECK(large["merge_walk"].is_null());
   CHECK(large["stages"]["merge"]["tiles"] == 19);
-  CHECK(large["stages"]["tuned"]["kernel"] == "vector");  // regular rows, columns within 32,768 of the diagonal
+  CHECK(large["stages"]["tuned"]["kernel"] == "vector");  // regular rows, columns within kBandColumns of the diagonal
 
   CsrMatrix no_rows;
   no_rows.offsets = {0};

@@ -4,7 +4,7 @@
 //
 // Changed from stages 3 and 4, what the sweeps and counters of the README showed:
 // - Banded regular rows (the longest at most 2 x the mean + 32, 90 % of the nonzeros within
-//   32,768 columns of the diagonal: stencils) need no load balancing, and neighbouring rows
+//   131,072 columns of the diagonal: stencils) need no load balancing, and neighbouring rows
 //   read the same x from L1; stage 4's merge pays for what they do not need.
 //   - Short ones (a mean below 12) take stage 1's thread per row: what one step of a warp's
 //     loop leaves in L1 the next steps use, and no lane idles in a group (the 2-D 5-point
