@@ -7,7 +7,9 @@
 # other inputs), polls (stages 6, 7 and CUB at six first-poll delays, both forms, 1/50/99 %), sweeps (--sweep of both
 # forms at 50 %, of stages 3, 7 and 8 at 1 %), ncu (the counters, and the SASS of stages 1 and 2), variants (stage 7's
 # variant rows: compute-sanitizer on them, the README's variant table in both forms and at 2^28, stages 4-6 at every
-# launch shape, and the registers and occupancy of each variant under Nsight Compute). bin-dir defaults to
+# launch shape, and the registers and occupancy of each variant under Nsight Compute), sizes (stage 7 per size: its
+# tiles and first polls beside CUB at 2^20..2^28, the ticket first against --speculative-load, and the L2 read sectors
+# of both at 2^26; not in the default parts). bin-dir defaults to
 # build/bin, report-dir to build/reports/06 (neither is committed). The gpu mode prints a summary last: each step's
 # exit code and seconds; the full outputs are in report-dir. plot draws the README's measured figures from the gpu
 # mode's reports; concepts draws its two diagrams from --analyze --format json (no GPU, about 2 s).
@@ -151,6 +153,27 @@ PY
         step "ncu-registers-$form" ncu --clock-control none --metrics "$metrics" -k regex:select_tuned -c 16 --csv \
           --log-file "$reports/ncu-registers-$form.csv" "$compaction" --n 2^24 --stage 7 --variants "${flags[@]}" \
           --reps 1 --warmup 0
+      done
+    fi
+    # 7. Stage 7 per size (shapes_by_n and its first poll): --sweep of its tiles beside CUB at three first polls, each
+    #    point its own process; the default against --speculative-load at every size; what the guess costs in L2
+    #    read sectors and DRAM bytes (Nsight Compute, 2^26).
+    if wants sizes; then
+      for e in 20 22 24 26 28; do
+        for poll in 0 1245 2600; do
+          table "n2e$e-ticket-p$poll" --n "2^$e" --stage 7 --stage lib --sweep --reps 30 --first-poll-ns "$poll"
+        done
+        table "n2e$e-spec-p2600" --n "2^$e" --stage 7 --stage lib --sweep --reps 30 --first-poll-ns 2600 \
+          --speculative-load
+        table "n2e$e-ticket" --n "2^$e" --stage 7 --stage lib --reps 30
+        table "n2e$e-spec" --n "2^$e" --stage 7 --stage lib --reps 30 --speculative-load
+      done
+      l2_metrics=dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,gpu__time_duration.sum
+      for mode in ticket spec; do
+        extra=()
+        [ "$mode" = spec ] && extra=(--speculative-load)
+        step "ncu-$mode" ncu --clock-control none --metrics "$l2_metrics" -k regex:select_tuned --csv \
+          --log-file "$reports/ncu-$mode.csv" "$compaction" --stage 7 --reps 1 --warmup 0 "${extra[@]}"
       done
     fi
     steps_end
