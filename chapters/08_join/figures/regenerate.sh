@@ -106,7 +106,8 @@ case "$mode" in
     fi
 
     # 7. Stage 4's variant rows (--variants: stage 4 with one change undone each). compute-sanitizer on the variants'
-    #    kernels (an outer join runs every change; an inner one, where B's rows emit nothing); the README's variant
+    #    kernels (an outer join runs every change; an inner one, where B's rows emit nothing; a right one, B larger
+    #    than A); the README's variant
     #    tables, stages 3, 4 and 4's variants in one run, the default inner join and the outer join (where B's
     #    scatter matters), 2^24 x 2^24; then the time, DRAM traffic, registers and occupancy of every kernel of stage
     #    4 and each variant on the outer join (each row runs its kernels for its check and one timed repetition).
@@ -117,6 +118,8 @@ case "$mode" in
       done
       step sanitizer-memcheck-variants-inner compute-sanitizer --tool memcheck --error-exitcode 99 "$join" --n 20011 \
         --nb 30011 --dup 3 --stage 4 --variants --reps 1 --warmup 1
+      step sanitizer-memcheck-variants-right compute-sanitizer --tool memcheck --error-exitcode 99 "$join" --n 7001 \
+        --nb 30011 --join right --dup 5 --stage 4 --variants --reps 1 --warmup 1
       table variants-inner --stage 3 --stage 4 --variants
       table variants-outer --stage 3 --stage 4 --variants --join outer
       kernels='bounds_and_offsets|search_tiles|merge_path_partitions|DeviceScan|expansion_partitions|expand_rows'
