@@ -54,6 +54,12 @@ case "$mode" in
       "$spmv" --matrix "$matrix" --sweep --stage 3 --stage 4 --stage 5 --reps 10 --format json \
         --output "$reports/${name}_sweep.json" > /dev/null
     done
+    # The 256^3 stencil (16Mi rows, 449 M nonzeros), both types: stages 4 and 5 and the library.
+    for type in float32 float64; do
+      "$spmv" --matrix stencil27:256x256x256 --type "$type" --stage 4 --stage 5 --stage lib --reps 10 \
+        --format markdown --output "$reports/banded27_256_$type.md" --json "$reports/banded27_256_$type.json" \
+        > "$reports/banded27_256_$type.txt"
+    done
     # Stage 5's variant rows (--variants: stage 5 with one change undone each) beside stages 4 and 5, the README's
     # variant tables: the banded kernels' changes on the 27-point stencil, the merge tile's on R-MAT, both types.
     for name in banded27 rmat16; do
