@@ -2,12 +2,15 @@
 # Chapter 03's measurements and figures, from the repository root:
 #   chapters/03_merge/figures/regenerate.sh gpu  [bin-dir] [report-dir]   on a GPU: the README's tables, the sweeps
 #                                                                         and the ncu counters (about 8 minutes on an H100)
+#   chapters/03_merge/figures/regenerate.sh sizes [bin-dir] [report-dir]  on a GPU: stage 4's tile by size (the sweeps
+#                                                                         behind its size table) and the library ratio
+#                                                                         at 2^20 .. 2^28
 #   chapters/03_merge/figures/regenerate.sh plot [report-dir]             anywhere with matplotlib: the measured figures
 #   chapters/03_merge/figures/regenerate.sh concepts [bin-dir]            anywhere with matplotlib, no GPU: the concept
 #                                                                         diagrams, from --analyze --format json
 # bin-dir defaults to build/bin, report-dir to build/reports/03 (neither is committed).
 set -euo pipefail
-usage="usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir] | concepts [bin-dir]"
+usage="usage: $0 gpu [bin-dir] [report-dir] | sizes [bin-dir] [report-dir] | plot [report-dir] | concepts [bin-dir]"
 mode=${1:?$usage}
 figures=chapters/03_merge/figures
 case "$mode" in
@@ -82,6 +85,36 @@ case "$mode" in
     profile stage4_variants_pairs 'merge_path_partitions|merge_tiles_tuned' 24 "$variants" --stage 4 --variants --pairs
     profile search1_loads search_each 1 "$loads" --problem search --stage 1
     profile search2_loads 'merge_path_partitions|search_tiles' 2 "$loads" --problem search --stage 2
+    ;;
+  sizes)
+    bin=${2:-build/bin}
+    reports=${3:-build/reports/03}
+    mkdir -p "$reports"
+    merge="$bin/chapter_03_merge"
+    table() {  # table NAME chapter-arguments...: the markdown table and the JSON report of one run
+      local name=$1
+      shift
+      "$merge" "$@" --format markdown --output "$reports/$name.md" --json "$reports/$name.json" > "$reports/$name.txt"
+    }
+    # The README's sweep table in stage 4 (the JSON's rows[].sweep keeps every shape's median): stage 4's sweep with
+    # stage 3 and the libraries, int32 and int64 keys, 2^22 .. 2^26; stage 4 and the libraries at 2^28 and 2^30.
+    for type in int32 int64; do
+      for e in 22 24 26; do
+        table "sizes-sweep-keys-$type-n2e$e" --n "2^$e" --type "$type" --stage 3 --stage 4 --stage lib --sweep --reps 30
+      done
+    done
+    table sizes-sweep-keys-int32-n2e28 --n 2^28 --type int32 --stage 4 --stage lib --sweep --reps 10
+    table sizes-sweep-keys-int32-n2e30 --n 2^30 --type int32 --stage 4 --stage lib --sweep --reps 10
+    table sizes-sweep-keys-int64-n2e28 --n 2^28 --type int64 --stage 4 --stage lib --sweep --reps 10
+    # The README's table across sizes: stages 2-4 and the libraries, keys and pairs, int32 and int64, 2^20 .. 2^28
+    # (a cell: the faster library's median over the fastest stage's).
+    for type in int32 int64; do
+      for e in 20 22 24 26 28; do
+        table "sizes-keys-$type-n2e$e" --n "2^$e" --type "$type" --stage 2 --stage 3 --stage 4 --stage lib --reps 10
+        table "sizes-pairs-$type-n2e$e" --n "2^$e" --type "$type" --pairs --stage 2 --stage 3 --stage 4 --stage lib \
+          --reps 10
+      done
+    done
     ;;
   plot)
     reports=${2:-build/reports/03}
