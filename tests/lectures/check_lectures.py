@@ -9,7 +9,8 @@ docs/lectures.md, with no Python package beyond the standard library:
 - every stage file (stages/**/NN_*.cu) is excerpted at least once;
 - the prose, code and tables left out, stays within the word budget;
 - no words about how the work was done, and no link into ../shared/ (not part of the repository),
-  in any README.md or docs page; NOTES.md may keep lab history but no such link.
+  in any README.md (a chapter's exercises/README.md included) or docs page; NOTES.md may keep lab history
+  but no such link.
 
 Usage: check_lectures.py [REPO_ROOT] [CHAPTER_DIR ...]  (default: every chapter). Exit 1 with
 one line per problem, 0 when all hold.
@@ -159,7 +160,7 @@ def main(argv):
     problems = []
     for chapter in chapters:
         problems += check_chapter(root, chapter)
-    pages = [chapter / name for chapter in chapters for name in ("README.md", "NOTES.md")
+    pages = [chapter / name for chapter in chapters for name in ("README.md", "NOTES.md", "exercises/README.md")
              if (chapter / name).is_file()]
     if len(argv) <= 2:
         # docs/lectures.md names the words it forbids: it is the one page left out.
