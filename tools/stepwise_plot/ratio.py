@@ -323,7 +323,7 @@ def _subtitle(chapter: Chapter) -> str:
     second = ["best: the fastest kernel stage that passed, at each size"]
     if len(libraries) > 1:
         second.append("library: the faster of " + " and ".join(style.plain(name) for name in libraries))
-    return first + "\n" + "  ·  ".join(second)
+    return first + "\n" + "\n".join(second)
 
 
 def _notes(chapter: Chapter, sizes: List[int]) -> List[str]:

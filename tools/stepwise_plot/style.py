@@ -6,6 +6,7 @@ projected on a slide: nothing under 12 points at the figure's own size.
 """
 import io
 import os
+import textwrap
 
 import matplotlib
 
@@ -112,7 +113,8 @@ def caption(fig: Figure, lines, rows=()) -> None:
     failures = [f"FAIL {plain(row.label)}: {plain(_shorten(row.check_detail))}" for row in rows if row.failed]
     lines = list(lines) + failures
     if lines:
-        fig.supxlabel("\n".join(lines), x=0.01, ha="left", fontsize=13, color=MUTED)
+        wrapped = [part for line in lines for part in textwrap.wrap(line, 200, subsequent_indent="    ")]
+        fig.supxlabel("\n".join(wrapped), x=0.01, ha="left", fontsize=13, color=MUTED)
 
 
 def _shorten(text: str, limit: int = 100) -> str:
