@@ -22,6 +22,10 @@ using CopyLaunch = void (*)(const std::int32_t* in, std::int32_t* out, std::size
 /// A row of the chapter's table.
 using CopyStage = Stage<CopyLaunch>;
 
+/// The bytes a copy of @p n int32 moves through DRAM: 4n read and 4n written. The table's GB/s
+/// column is this over the median time (derive_columns, host/report.hpp).
+constexpr double copy_bytes_moved(std::size_t n) { return 2.0 * sizeof(std::int32_t) * static_cast<double>(n); }
+
 /// The chapter's table: stages 1 to 7 in teaching order, then cudaMemcpy.
 const std::vector<CopyStage>& copy_stages();
 

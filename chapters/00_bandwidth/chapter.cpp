@@ -28,7 +28,7 @@ class CopyProblem final : public Problem {
         out_(n) {}
 
   std::string element_type() const override { return "int32"; }
-  double bytes_moved() const override { return 2.0 * sizeof(std::int32_t) * input_.size(); }
+  double bytes_moved() const override { return copy_bytes_moved(input_.size()); }
   void poison_output() override { poison(out_); }
   Check check_output() override { return compare_exact(out_.download(), input_); }
   void run_cpu_reference() override {

@@ -29,6 +29,22 @@ std::size_t free_device_bytes();
 /// @p free_bytes (a smaller GPU gets a smaller buffer, which the report prints).
 std::size_t dram_chase_bytes(std::size_t l2_bytes, std::size_t free_bytes);
 
+/// The resident threads of one SM that `--latency` spreads the bytes in flight over (sm_90's maximum).
+inline constexpr int kThreadsPerSm = 2048;
+
+/// What Little's law asks of a copy: bytes in flight = bandwidth x latency, for the read stream only.
+struct InFlight {
+  double read_gbps = 0.0;         ///< the copy's read stream: half of its memcpy bandwidth
+  double bytes = 0.0;             ///< the loads that must be in flight on the whole GPU
+  double bytes_per_sm = 0.0;      ///< the same per SM
+  double bytes_per_thread = 0.0;  ///< per SM, over kThreadsPerSm resident threads
+};
+
+/// Little's law for a copy at @p memcpy_gbps whose loads wait @p ns_per_load each, on @p sm_count
+/// SMs. A copy reads and writes the same bytes, and only the reads wait for DRAM (a store leaves
+/// the SM at once), so the rate is half of @p memcpy_gbps. What `--latency` prints last.
+InFlight littles_law(double memcpy_gbps, double ns_per_load, int sm_count);
+
 /// The --latency report: the chase over L2 / 4, 4 x L2 and dram_chase_bytes(), and the bytes in
 /// flight per SM that Little's law asks for to read at half of @p memcpy_gbps (a copy's read
 /// stream), from the DRAM chase.

@@ -67,7 +67,7 @@ DeviceInfo describe_device(int ordinal) {
   STEPWISE_CUDA_CHECK(cudaDeviceGetAttribute(&info.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal));
   STEPWISE_CUDA_CHECK(cudaDriverGetVersion(&info.driver_version));
   STEPWISE_CUDA_CHECK(cudaRuntimeGetVersion(&info.runtime_version));
-  info.peak_gbps = 2.0 * info.memory_clock_khz * 1e3 * (info.bus_width_bits / 8.0) / 1e9;
+  info.peak_gbps = theoretical_peak_gbps(info.memory_clock_khz, info.bus_width_bits);
   return info;
 }
 

@@ -28,6 +28,13 @@ struct DeviceInfo {
   std::string sm_name() const { return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor); }
 };
 
+/// Theoretical DRAM bandwidth in GB/s of a memory clocked at @p memory_clock_khz (as the device
+/// reports it) on a bus of @p bus_width_bits: clock x 2 (double data rate) x bus width in bytes.
+/// DeviceInfo::peak_gbps, the `% peak` column's reference.
+constexpr double theoretical_peak_gbps(int memory_clock_khz, int bus_width_bits) {
+  return 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9;
+}
+
 /// Whether this process can use a GPU, and if not, why.
 enum class DeviceStatus {
   ok,              ///< at least one device

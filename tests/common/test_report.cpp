@@ -278,3 +278,9 @@ TEST_CASE("a row that does less than the library says so in JSON, and only then"
   CHECK(json["rows"][0].count("matches_library") == 0);
   CHECK(json["rows"][1]["matches_library"] == false);
 }
+
+TEST_CASE("the theoretical peak: memory clock x 2 x bus width, the H100's 3352 GB/s") {
+  CHECK(theoretical_peak_gbps(2619000, 5120) == doctest::Approx(3352.32));  // 2619 MHz, 5120-bit HBM3
+  CHECK(theoretical_peak_gbps(3004000, 256) == doctest::Approx(192.256));   // a GK104 of the GTX 690
+  CHECK(format_fixed(theoretical_peak_gbps(2619000, 5120), 0) == "3352");
+}
