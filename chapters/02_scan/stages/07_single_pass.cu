@@ -127,9 +127,9 @@ __global__ void __launch_bounds__(NT)
   };
   unsigned drawn = 0;
   if (threadIdx.x == 0) drawn = atomicAdd(ticket_counter, 1u);
-  // While the ticket's round trip to L2 is in flight, load the tile this block will most
-  // likely draw: blocks start in blockIdx order almost always, so ticket == blockIdx.x is
-  // the usual case. The tile number is still the ticket; a wrong guess only costs a reload.
+  // With --speculative-load, load tile blockIdx.x while the ticket's round trip to L2 is in
+  // flight. The tile number is still the ticket, and a wrong guess costs a reload: on an H100
+  // tickets come out of block order so often that most guesses are wrong (README).
   // (guess_shift = 1 makes every guess wrong: the tests use it to run the reload path.)
   T x[VT];
   const std::size_t guess = (blockIdx.x + guess_shift) % gridDim.x;

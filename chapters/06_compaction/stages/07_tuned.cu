@@ -121,8 +121,8 @@ __global__ void __launch_bounds__(NT)
   __shared__ unsigned long long tile_prefix;
   unsigned drawn = 0;
   if (threadIdx.x == 0) drawn = atomicAdd(ticket_counter, 1u);
-  // While the ticket's round trip to L2 is in flight, load the tile this block will most likely
-  // draw. The tile is still the ticket's; a wrong guess only costs a reload.
+  // With --speculative-load, load tile blockIdx.x while the ticket's round trip to L2 is in
+  // flight (a guess: most are wrong on an H100, README). The tile is still the ticket's.
   Element<K> x[VECTORS][4];
   unsigned kept_bits[VECTORS];
   const std::size_t guess = (blockIdx.x + guess_shift) % gridDim.x;
