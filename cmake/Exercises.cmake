@@ -8,7 +8,8 @@
 #   OFF: the solution. `exercise-NN-K` is labelled cpu, exercise and exercise-NN, so that the default build
 #        (and CI) proves that every grader passes on its solution; beside it, `exercise-NN-K-untouched` builds
 #        the grader with the student file as handed out and requires it to fail with the NotDoneYet message.
-#   ON:  the student file. `exercise-NN-K` is labelled exercise and exercise-NN only (a student's unfinished
+#   ON, or a tree without solutions (tools/handout makes one for students):
+#        the student file. `exercise-NN-K` is labelled exercise and exercise-NN only (a student's unfinished
 #        exercise is not a failure of the repository's cpu tests): `ctest -L exercise-NN` grades chapter NN.
 
 # stepwise_add_exercise(<NN-K> FILE <file.cpp> GRADER <grader.cpp> [LIBRARIES ...])
@@ -31,14 +32,19 @@ function(stepwise_add_exercise id)
   set(exercises chapters/${folder}/exercises)
   set(student ${PROJECT_SOURCE_DIR}/${exercises}/${ARG_FILE})
   set(solution ${PROJECT_SOURCE_DIR}/${exercises}/solutions/${ARG_FILE})
-  foreach(path ${student} ${solution})
-    if(NOT EXISTS ${path})
-      message(FATAL_ERROR "stepwise_add_exercise(${id}): ${path} is missing")
-    endif()
-  endforeach()
+  if(NOT EXISTS ${student})
+    message(FATAL_ERROR "stepwise_add_exercise(${id}): ${student} is missing")
+  endif()
+  # A handout tree (tools/handout) has no solutions folder: it grades the student files, as with the option on.
+  set(handout FALSE)
+  if(NOT EXISTS ${PROJECT_SOURCE_DIR}/${exercises}/solutions)
+    set(handout TRUE)
+  elseif(NOT EXISTS ${solution})
+    message(FATAL_ERROR "stepwise_add_exercise(${id}): ${solution} is missing")
+  endif()
   string(REPLACE "-" "_" target exercise_${id})
 
-  if(STEPWISE_EXERCISES)
+  if(STEPWISE_EXERCISES OR handout)
     _stepwise_exercise_program(${target} ${student} "${ARG_GRADER}" "${ARG_LIBRARIES}" ${exercises})
     add_test(NAME exercise-${id} COMMAND ${target})
     set_tests_properties(exercise-${id} PROPERTIES LABELS "exercise;exercise-${chapter}" TIMEOUT 120)
