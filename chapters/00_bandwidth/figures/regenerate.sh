@@ -4,7 +4,9 @@
 #   chapters/00_bandwidth/figures/regenerate.sh plot [report-dir]             anywhere with matplotlib
 set -euo pipefail
 mode=${1:?usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir]}
-figures=chapters/00_bandwidth/figures
+# plot reads report-dir when given, else build/reports/00 when it exists, else chapters/00_bandwidth/results (the H100
+# reports the committed figures are drawn from); STEPWISE_FIGURE_DIR=DIR draws into DIR (tools/figures-plot.sh).
+figures=${STEPWISE_FIGURE_DIR:-chapters/00_bandwidth/figures}
 if [ "$mode" = gpu ]; then
   bin=${2:-build/bin}
   reports=${3:-build/reports/00}
@@ -26,11 +28,13 @@ if [ "$mode" = gpu ]; then
       grep '^"' | { if [ -s "$reports/ncu.csv" ]; then grep -v '^"ID"'; else cat; fi; } >> "$reports/ncu.csv"
   done
 elif [ "$mode" = plot ]; then
-  reports=${2:-build/reports/00}
+  source "$(dirname "$0")/../../../tools/figures-plot.sh"
+  plot_reports 00_bandwidth "${2:-}"
   tools/plot staircase "$reports/table.json" -o "$figures/00_staircase.svg"
   tools/plot bandwidth "$reports/table.json" -o "$figures/00_bandwidth.svg"
   tools/plot sweep "$reports/sweep.json" --all -o "$figures/00_sweep.svg"
   tools/plot time-vs-n "$reports"/chapter_00_bandwidth-n*.json --metric gbps -o "$figures/00_gbps_vs_n.svg"
+  plot_ratio 00_bandwidth 2^20,2^22,2^24,2^26,2^28,2^30
 else
   echo "usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir]" >&2
   exit 2

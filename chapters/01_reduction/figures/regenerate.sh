@@ -11,7 +11,9 @@
 set -euo pipefail
 usage="usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir] | analyze [bin-dir] [report-dir]"
 mode=${1:?$usage}
-figures=chapters/01_reduction/figures
+# plot reads report-dir when given, else build/reports/01 when it exists, else chapters/01_reduction/results (the H100
+# reports the committed figures are drawn from); STEPWISE_FIGURE_DIR=DIR draws into DIR (tools/figures-plot.sh).
+figures=${STEPWISE_FIGURE_DIR:-chapters/01_reduction/figures}
 harris=(--stage 1 --stage 3 --stage 4 --stage 5 --stage 6 --stage 7 --stage 8)  # Harris's kernels 1-7
 case "$mode" in
   gpu)
@@ -46,13 +48,15 @@ case "$mode" in
     fi
     ;;
   plot)
-    reports=${2:-build/reports/01}
+    source "$(dirname "$0")/../../../tools/figures-plot.sh"
+    plot_reports 01_reduction "${2:-}"
     tools/plot staircase "$reports/table_2e28.json" -o "$figures/01_staircase.svg"
     tools/plot bandwidth "$reports/table_2e28.json" -o "$figures/01_bandwidth.svg"
     tools/plot staircase "$reports/table_2e22_b128.json" -o "$figures/01_staircase_2e22_b128.svg"
     tools/plot sweep "$reports/sweep_2e26.json" --all -o "$figures/01_sweep.svg"
     tools/plot time-vs-n "$reports"/chapter_01_reduction-n*.json -o "$figures/01_time_vs_n.svg"
     tools/plot time-vs-n "$reports"/chapter_01_reduction-n*.json --metric gbps -o "$figures/01_gbps_vs_n.svg"
+    plot_ratio 01_reduction 2^20,2^22,2^24,2^26,2^28,2^30
     ;;
   analyze)
     bin=${2:-build/bin}

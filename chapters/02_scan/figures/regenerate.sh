@@ -11,9 +11,11 @@
 #                                                                             (the --analyze diagrams need no GPU)
 set -euo pipefail
 mode=${1:?usage: $0 gpu|candidates|sass|plot [bin-dir] [report-dir]}
-figures=chapters/02_scan/figures
+# plot reads report-dir when given, else build/reports/02 when it exists, else chapters/02_scan/results (the H100
+# reports the committed figures are drawn from); STEPWISE_FIGURE_DIR=DIR draws into DIR (tools/figures-plot.sh).
+figures=${STEPWISE_FIGURE_DIR:-chapters/02_scan/figures}
 bin=${2:-build/bin}
-reports=${3:-build/reports/02}
+reports=${3:-build/reports/02}  # plot: see tools/figures-plot.sh
 scan="$bin/chapter_02_scan"
 # Nsight Compute: the bank conflicts and the shared-memory wavefronts of each kernel's first launches.
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
@@ -103,12 +105,19 @@ for name, count in counts.items():
 '
     ;;
   plot)
-    mkdir -p "$reports"
-    # The --analyze diagrams: no GPU needed.
-    "$scan" --analyze --format json > "$reports/analysis.json"
-    for figure in banks transpose lookback; do
-      tools/plot analysis "$reports/analysis.json" --figure "$figure" -o "$figures/02_$figure.svg"
-    done
+    source "$(dirname "$0")/../../../tools/figures-plot.sh"
+    plot_reports 02_scan "${3:-}"
+    # The --analyze diagrams: no GPU needed, only the built chapter.
+    if [ -x "$scan" ]; then
+      analysis=$(mktemp)
+      trap 'rm -f "$analysis"' EXIT
+      "$scan" --analyze --format json > "$analysis"
+      for figure in banks transpose lookback; do
+        tools/plot analysis "$analysis" --figure "$figure" -o "$figures/02_$figure.svg"
+      done
+    else
+      echo "plot: no $scan: 02_banks.svg, 02_transpose.svg and 02_lookback.svg not drawn (build the chapter first)" >&2
+    fi
     # The measured figures, from the gpu mode's reports (skipped when they are not there).
     if [ -f "$reports/table_2e28.json" ]; then
       tools/plot staircase "$reports/table_2e28.json" -o "$figures/02_staircase.svg"
@@ -117,6 +126,7 @@ for name, count in counts.items():
       tools/plot sweep "$reports/sweep_2e28.json" --stage single-pass -o "$figures/02_sweep_2e28.svg"
       tools/plot time-vs-n "$reports"/chapter_02_scan-n*.json -o "$figures/02_time_vs_n.svg"
       tools/plot time-vs-n "$reports"/chapter_02_scan-n*.json --metric gbps -o "$figures/02_gbps_vs_n.svg"
+      plot_ratio 02_scan 2^20,2^22,2^24,2^26,2^28
     else
       echo "no $reports/table_2e28.json: run '$0 gpu' on a GPU first for the measured figures" >&2
     fi

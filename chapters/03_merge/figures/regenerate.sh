@@ -12,7 +12,9 @@
 set -euo pipefail
 usage="usage: $0 gpu [bin-dir] [report-dir] | sizes [bin-dir] [report-dir] | plot [report-dir] | concepts [bin-dir]"
 mode=${1:?$usage}
-figures=chapters/03_merge/figures
+# plot reads report-dir when given, else build/reports/03 when it exists, else chapters/03_merge/results (the H100
+# reports the committed figures are drawn from); STEPWISE_FIGURE_DIR=DIR draws into DIR (tools/figures-plot.sh).
+figures=${STEPWISE_FIGURE_DIR:-chapters/03_merge/figures}
 case "$mode" in
   gpu)
     bin=${2:-build/bin}
@@ -117,7 +119,8 @@ case "$mode" in
     done
     ;;
   plot)
-    reports=${2:-build/reports/03}
+    source "$(dirname "$0")/../../../tools/figures-plot.sh"
+    plot_reports 03_merge "${2:-}"
     for table in merge merge-pairs; do
       tools/plot staircase "$reports/$table.json" -o "$figures/03_${table//-/_}_staircase.svg"
     done
@@ -126,6 +129,7 @@ case "$mode" in
     done
     tools/plot sweep "$reports/sweep-merge.json" --stage 4 -o "$figures/03_merge_sweep.svg"
     tools/plot sweep "$reports/sweep-merge-pairs.json" --stage 4 -o "$figures/03_merge_pairs_sweep.svg"
+    plot_ratio 03_merge 2^20,2^22,2^24,2^26,2^28,2^30
     ;;
   concepts)
     bin=${2:-build/bin}

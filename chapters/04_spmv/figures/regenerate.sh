@@ -12,7 +12,9 @@
 set -euo pipefail
 usage="usage: $0 gpu [bin-dir] [report-dir] | concepts [bin-dir] | plot [report-dir] [bin-dir]"
 mode=${1:?$usage}
-figures=chapters/04_spmv/figures
+# plot reads report-dir when given, else build/reports/04 when it exists, else chapters/04_spmv/results (the H100
+# reports the committed figures are drawn from); STEPWISE_FIGURE_DIR=DIR draws into DIR (tools/figures-plot.sh).
+figures=${STEPWISE_FIGURE_DIR:-chapters/04_spmv/figures}
 # The matrices of the tables, 4Mi rows each (name and --matrix).
 matrices=(
   "banded27 stencil27:128x128x256"
@@ -109,8 +111,13 @@ case "$mode" in
     done
     ;;
   plot)
-    reports=${2:-build/reports/04}
-    concepts "${3:-build/bin}"
+    source "$(dirname "$0")/../../../tools/figures-plot.sh"
+    plot_reports 04_spmv "${2:-}"
+    if [ -x "${3:-build/bin}/chapter_04_spmv" ]; then
+      concepts "${3:-build/bin}"
+    else
+      echo "plot: no ${3:-build/bin}/chapter_04_spmv: 04_merge_walk.svg not drawn (build the chapter first)" >&2
+    fi
     if [ ! -f "$reports/banded27.json" ]; then
       echo "no $reports/banded27.json: run '$0 gpu' on a GPU first for the measured figures" >&2
       exit 0
@@ -123,6 +130,7 @@ case "$mode" in
       tools/plot staircase "$reports/$name.json" -o "$figures/04_${name}_staircase.svg"
     done
     tools/plot sweep "$reports/uniform16_sweep.json" --all -o "$figures/04_uniform16_sweep.svg"
+    plot_ratio 04_spmv 2^20,2^22,2^24,2^26,2^28
     ;;
   *)
     echo "$usage" >&2

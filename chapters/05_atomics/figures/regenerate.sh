@@ -11,7 +11,9 @@
 set -uo pipefail
 usage="usage: $0 gpu [bin-dir] [report-dir] | plot [report-dir] | concepts [bin-dir] [report-dir]"
 mode=${1:?$usage}
-figures=chapters/05_atomics/figures
+# plot reads report-dir when given, else build/reports/05 when it exists, else chapters/05_atomics/results (the H100
+# reports the committed figures are drawn from); STEPWISE_FIGURE_DIR=DIR draws into DIR (tools/figures-plot.sh).
+figures=${STEPWISE_FIGURE_DIR:-chapters/05_atomics/figures}
 case "$mode" in
   gpu)
     bin=${2:-build/bin}
@@ -148,7 +150,8 @@ case "$mode" in
     steps_end
     ;;
   plot)
-    reports=${2:-build/reports/05}
+    source "$(dirname "$0")/../../../tools/figures-plot.sh"
+    plot_reports 05_atomics "${2:-}"
     tools/plot surface "$reports/surface-256.json" -o "$figures/05_surface_256.svg"
     tools/plot surface "$reports/surface-1024.json" -o "$figures/05_surface_1024.svg"
     tools/plot compare "$reports/hist-float-add-1024-runs1.json" "$reports/hist-float-add-1024-strided1.json" \
@@ -158,6 +161,7 @@ case "$mode" in
     tools/plot staircase "$reports/hist-int-add-256-uniform.json" -o "$figures/05_staircase_int_256_uniform.svg"
     tools/plot bandwidth "$reports/hist-int-add-256-uniform.json" -o "$figures/05_bandwidth_int_256_uniform.svg"
     tools/plot staircase "$reports/hist-int-add-65536-uniform.json" -o "$figures/05_staircase_int_65536_uniform.svg"
+    plot_ratio 05_atomics 2^20,2^22,2^24,2^26,2^28
     ;;
   concepts)
     bin=${2:-build/bin}

@@ -16,7 +16,9 @@
 set -uo pipefail
 usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir] | concepts [bin-dir] [report-dir]"
 mode=${1:?$usage}
-figures=chapters/06_compaction/figures
+# plot reads report-dir when given, else build/reports/06 when it exists, else chapters/06_compaction/results (the H100
+# reports the committed figures are drawn from); STEPWISE_FIGURE_DIR=DIR draws into DIR (tools/figures-plot.sh).
+figures=${STEPWISE_FIGURE_DIR:-chapters/06_compaction/figures}
 case "$mode" in
   gpu)
     bin=${2:-build/bin}
@@ -179,7 +181,8 @@ PY
     steps_end
     ;;
   plot)
-    reports=${2:-build/reports/06}
+    source "$(dirname "$0")/../../../tools/figures-plot.sh"
+    plot_reports 06_compaction "${2:-}"
     tools/plot compare --metric gbps --labels "1 %,50 %,99 %" "$reports/if-1.json" "$reports/if-50.json" \
       "$reports/if-99.json" -o "$figures/06_gbps_by_selectivity.svg" \
       --title "Chapter 06: GB/s of every stage at three selectivities (predicate key < 0)"
@@ -189,6 +192,7 @@ PY
     tools/plot staircase "$reports/if-50.json" -o "$figures/06_staircase_if_50.svg" \
       --title "Chapter 06: speedup at 50 % (stages 1-3, 8 unordered; 4-7, CUB ordered)"
     tools/plot sweep --stage tuned "$reports/sweep-if.json" -o "$figures/06_sweep_tuned_if_50.svg"
+    plot_ratio 06_compaction 2^20,2^22,2^24,2^26,2^28
     ;;
   concepts)
     bin=${2:-build/bin}

@@ -14,7 +14,9 @@
 set -uo pipefail
 usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir] | concepts [bin-dir] [report-dir]"
 mode=${1:?$usage}
-figures=chapters/07_divergence/figures
+# plot reads report-dir when given, else build/reports/07 when it exists, else chapters/07_divergence/results (the H100
+# reports the committed figures are drawn from); STEPWISE_FIGURE_DIR=DIR draws into DIR (tools/figures-plot.sh).
+figures=${STEPWISE_FIGURE_DIR:-chapters/07_divergence/figures}
 case "$mode" in
   gpu)
     bin=${2:-build/bin}
@@ -109,7 +111,8 @@ case "$mode" in
     steps_end
     ;;
   plot)
-    reports=${2:-build/reports/07}
+    source "$(dirname "$0")/../../../tools/figures-plot.sh"
+    plot_reports 07_divergence "${2:-}"
     runs=()
     labels=()
     for percent in 0 5 10 20 30 40 50 60 70 80 90 100; do

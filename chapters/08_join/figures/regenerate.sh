@@ -14,7 +14,9 @@
 set -uo pipefail
 usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir] | concepts [bin-dir]"
 mode=${1:?$usage}
-figures=chapters/08_join/figures
+# plot reads report-dir when given, else build/reports/08 when it exists, else chapters/08_join/results (the H100
+# reports the committed figures are drawn from); STEPWISE_FIGURE_DIR=DIR draws into DIR (tools/figures-plot.sh).
+figures=${STEPWISE_FIGURE_DIR:-chapters/08_join/figures}
 case "$mode" in
   gpu)
     bin=${2:-build/bin}
@@ -132,7 +134,8 @@ case "$mode" in
     steps_end
     ;;
   plot)
-    reports=${2:-build/reports/08}
+    source "$(dirname "$0")/../../../tools/figures-plot.sh"
+    plot_reports 08_join "${2:-}"
     tools/plot compare --metric gbps --labels "inner,left,right,outer" "$reports/inner.json" "$reports/left.json" \
       "$reports/right.json" "$reports/outer.json" -o "$figures/08_gbps_by_join.svg" \
       --title 'Chapter 08: GB/s of every stage, four joins of $2^{24}$ × $2^{24}$ rows'
@@ -142,6 +145,7 @@ case "$mode" in
       --title 'Chapter 08: GB/s of every stage, outer joins of $2^{22}$ × $2^{22}$ rows, by duplication'
     tools/plot staircase "$reports/outer.json" -o "$figures/08_staircase_outer.svg"
     tools/plot sweep --stage tuned "$reports/sweep-outer.json" -o "$figures/08_sweep_tuned_outer.svg"
+    plot_ratio 08_join 2^20,2^22,2^24,2^26,2^28
     ;;
   concepts)
     bin=${2:-build/bin}
