@@ -116,6 +116,17 @@ unsigned bank_ways(const std::vector<unsigned>& words, unsigned bank) {
   return static_cast<unsigned>(distinct.size());
 }
 
+WarpAccesses warp_accesses(Addressing scheme, unsigned block, unsigned stride, unsigned warp) {
+  WarpAccesses accesses;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    const ThreadWork work = thread_work(scheme, warp * kWarpSize + lane, stride, block);
+    if (!work.active) continue;
+    accesses.left.push_back(work.left);
+    accesses.right.push_back(work.right);
+  }
+  return accesses;
+}
+
 TreeAnalysis analyze(Addressing scheme, unsigned block) {
   if (block < 64 || block > 1024 || !power_of_two(block))
     throw std::invalid_argument("analysis needs a power-of-two block size in [64, 1024]");
@@ -126,14 +137,9 @@ TreeAnalysis analyze(Addressing scheme, unsigned block) {
     TreeStep step;
     step.stride = stride;
     for (unsigned warp = 0; warp < block / kWarpSize; ++warp) {
-      std::vector<unsigned> left;
-      std::vector<unsigned> right;
-      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-        const ThreadWork work = thread_work(scheme, warp * kWarpSize + lane, stride, block);
-        if (!work.active) continue;
-        left.push_back(work.left);
-        right.push_back(work.right);
-      }
+      const WarpAccesses accesses = warp_accesses(scheme, block, stride, warp);
+      const std::vector<unsigned>& left = accesses.left;
+      const std::vector<unsigned>& right = accesses.right;
       const unsigned active = static_cast<unsigned>(left.size());
       step.active_threads += active;
       if (active > 0) ++step.active_warps;

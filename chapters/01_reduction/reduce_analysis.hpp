@@ -97,6 +97,16 @@ struct TreeLevel {
   std::vector<long long> values;
 };
 
+/// The shared-memory words one warp of a tree step touches: each active lane's left word (read
+/// and written) and right word (read), in lane order, as thread_work() gives them.
+struct WarpAccesses {
+  std::vector<unsigned> left;
+  std::vector<unsigned> right;
+};
+
+/// What warp @p warp of a @p block-thread block touches at the step of @p stride under @p scheme.
+WarpAccesses warp_accesses(Addressing scheme, unsigned block, unsigned stride, unsigned warp);
+
 /// The whole tree of @p scheme over a few words, replayed on example values: which thread
 /// adds which word into which at each step, as the kernels' thread_work says.
 struct AdditionTree {

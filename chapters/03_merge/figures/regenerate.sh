@@ -15,17 +15,18 @@ mode=${1:?$usage}
 # plot reads report-dir when given, else build/reports/03 when it exists, else chapters/03_merge/results (the H100
 # reports the committed figures are drawn from); STEPWISE_FIGURE_DIR=DIR draws into DIR (tools/figures-plot.sh).
 figures=${STEPWISE_FIGURE_DIR:-chapters/03_merge/figures}
+# table NAME chapter-arguments...: the markdown table and the JSON report of one run (gpu and sizes modes)
+table() {
+  local name=$1
+  shift
+  "$merge" "$@" --format markdown --output "$reports/$name.md" --json "$reports/$name.json" > "$reports/$name.txt"
+}
 case "$mode" in
   gpu)
     bin=${2:-build/bin}
     reports=${3:-build/reports/03}
     mkdir -p "$reports"
     merge="$bin/chapter_03_merge"
-    table() {  # table NAME chapter-arguments...: the markdown table and the JSON report of one run
-      local name=$1
-      shift
-      "$merge" "$@" --format markdown --output "$reports/$name.md" --json "$reports/$name.json" > "$reports/$name.txt"
-    }
     # The README's tables: merge (keys, pairs, int64, small, skewed), sorted search, load-balancing search.
     table merge
     table merge-pairs --pairs
@@ -93,11 +94,6 @@ case "$mode" in
     reports=${3:-build/reports/03}
     mkdir -p "$reports"
     merge="$bin/chapter_03_merge"
-    table() {  # table NAME chapter-arguments...: the markdown table and the JSON report of one run
-      local name=$1
-      shift
-      "$merge" "$@" --format markdown --output "$reports/$name.md" --json "$reports/$name.json" > "$reports/$name.txt"
-    }
     # The README's sweep table in stage 4 (the JSON's rows[].sweep keeps every shape's median): stage 4's sweep with
     # stage 3 and the libraries, int32 and int64 keys, 2^22 .. 2^26; stage 4 and the libraries at 2^28 and 2^30.
     for type in int32 int64; do

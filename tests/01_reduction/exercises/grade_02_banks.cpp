@@ -54,16 +54,9 @@ TEST_CASE("exercise 01-2: every access of kernels 2 and 3 at every block size") 
     for (unsigned block = 64; block <= 1024; block *= 2) {
       for (unsigned stride : tree_strides(scheme, block)) {
         for (unsigned warp = 0; warp < block / kWarpSize; ++warp) {
-          std::vector<unsigned> left;
-          std::vector<unsigned> right;
-          for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-            const ThreadWork work = thread_work(scheme, warp * kWarpSize + lane, stride, block);
-            if (!work.active) continue;
-            left.push_back(work.left);
-            right.push_back(work.right);
-          }
-          compare(differences, left);
-          compare(differences, right);
+          const WarpAccesses accesses = warp_accesses(scheme, block, stride, warp);
+          compare(differences, accesses.left);
+          compare(differences, accesses.right);
         }
       }
     }

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "03_thread_runs.hpp"
 #include "analysis.hpp"
@@ -29,9 +30,11 @@ TEST_CASE("exercise 05-3: the predictions, 2^24 equal keys and runs of 8 on 32 b
   differences.check();
 }
 
-TEST_CASE("exercise 05-3: every length and distribution, against profile_warps") {
+namespace {
+/// Your atomics against profile_warps' on every case of @p cases.
+void check_against_profile(const std::vector<atomics::grading::KeysCase>& cases) {
   Differences differences;
-  for (const atomics::grading::KeysCase& input : atomics::grading::key_arrays()) {
+  for (const atomics::grading::KeysCase& input : cases) {
     const atomics::WarpProfile model = atomics::profile_warps(input.keys);
     const KeyAtomics yours = atomics::exercises::key_atomics(input.keys);
     differences.compare(input.name + ", stages 2-5", yours.per_group, model.groups);
@@ -39,14 +42,12 @@ TEST_CASE("exercise 05-3: every length and distribution, against profile_warps")
   }
   differences.check();
 }
+}  // namespace
+
+TEST_CASE("exercise 05-3: every length and distribution, against profile_warps") {
+  check_against_profile(atomics::grading::key_arrays());
+}
 
 TEST_CASE("exercise 05-3: one warp's tile, every width, against profile_warps") {
-  Differences differences;
-  for (const atomics::grading::KeysCase& warp : atomics::grading::warp_cases()) {
-    const atomics::WarpProfile model = atomics::profile_warps(warp.keys);
-    const KeyAtomics yours = atomics::exercises::key_atomics(warp.keys);
-    differences.compare(warp.name + ", stages 2-5", yours.per_group, model.groups);
-    differences.compare(warp.name + ", stage 7", yours.thread_runs, model.run_atomics);
-  }
-  differences.check();
+  check_against_profile(atomics::grading::warp_cases());
 }
