@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <sstream>
 #include <string>
@@ -25,6 +27,15 @@ class Differences {
     std::ostringstream line;
     line << where << ": yours " << yours << ", the model's " << model;
     lines_.push_back(line.str());
+  }
+
+  /// Records one real-valued answer: a difference when @p yours and @p model differ by more than
+  /// @p relative of the larger magnitude (the same arithmetic in another order rounds differently;
+  /// a NaN always differs).
+  void compare_near(const std::string& where, double yours, double model, double relative = 1e-9) {
+    const double scale = std::max(std::fabs(yours), std::fabs(model));
+    const bool near = std::fabs(yours - model) <= relative * scale;
+    compare(where, near ? model : yours, model);
   }
 
   /// Records one difference that is not a value (a table of the wrong length, say).

@@ -12,10 +12,8 @@
 #include "bandwidth.hpp"
 #include "exercise_checks.hpp"
 #include "host/report.hpp"
-#include "near.hpp"
 
 using namespace stepwise;
-using bandwidth::grading::compare_near;
 using stepwise::testing::Differences;
 
 namespace {
@@ -46,11 +44,11 @@ void grade(Differences& differences, const std::string& name, std::size_t n, dou
       bandwidth::exercises::predicted_row(n, median_ms, memcpy_gbps, clock_khz, bus_bits);
   double peak_gbps = 0.0;
   const ReportRow model = model_row(n, median_ms, memcpy_gbps, clock_khz, bus_bits, peak_gbps);
-  compare_near(differences, name + ", bytes moved", yours.bytes_moved, bandwidth::copy_bytes_moved(n));
-  compare_near(differences, name + ", GB/s", yours.gbps, model.gbps);
-  compare_near(differences, name + ", % memcpy", yours.pct_memcpy, model.pct_memcpy);
-  compare_near(differences, name + ", peak GB/s", yours.peak_gbps, peak_gbps);
-  compare_near(differences, name + ", % peak", yours.pct_peak, model.pct_peak);
+  differences.compare_near(name + ", bytes moved", yours.bytes_moved, bandwidth::copy_bytes_moved(n));
+  differences.compare_near(name + ", GB/s", yours.gbps, model.gbps);
+  differences.compare_near(name + ", % memcpy", yours.pct_memcpy, model.pct_memcpy);
+  differences.compare_near(name + ", peak GB/s", yours.peak_gbps, peak_gbps);
+  differences.compare_near(name + ", % peak", yours.pct_peak, model.pct_peak);
 }
 
 }  // namespace

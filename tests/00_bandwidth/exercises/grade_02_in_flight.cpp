@@ -10,11 +10,9 @@
 #include "exercise_checks.hpp"
 #include "host/report.hpp"
 #include "latency.hpp"
-#include "near.hpp"
 
 using namespace stepwise;
 using bandwidth::InFlight;
-using bandwidth::grading::compare_near;
 using stepwise::testing::Differences;
 
 namespace {
@@ -22,10 +20,10 @@ namespace {
 void grade(Differences& differences, const std::string& name, double memcpy_gbps, double ns_per_load, int sms) {
   const InFlight yours = bandwidth::exercises::predicted_in_flight(memcpy_gbps, ns_per_load, sms);
   const InFlight model = bandwidth::littles_law(memcpy_gbps, ns_per_load, sms);
-  compare_near(differences, name + ", read GB/s", yours.read_gbps, model.read_gbps);
-  compare_near(differences, name + ", bytes in flight", yours.bytes, model.bytes);
-  compare_near(differences, name + ", bytes per SM", yours.bytes_per_sm, model.bytes_per_sm);
-  compare_near(differences, name + ", bytes per thread", yours.bytes_per_thread, model.bytes_per_thread);
+  differences.compare_near(name + ", read GB/s", yours.read_gbps, model.read_gbps);
+  differences.compare_near(name + ", bytes in flight", yours.bytes, model.bytes);
+  differences.compare_near(name + ", bytes per SM", yours.bytes_per_sm, model.bytes_per_sm);
+  differences.compare_near(name + ", bytes per thread", yours.bytes_per_thread, model.bytes_per_thread);
 }
 
 }  // namespace

@@ -13,12 +13,10 @@
 #include "bandwidth.hpp"
 #include "exercise_checks.hpp"
 #include "latency.hpp"
-#include "near.hpp"
 
 using namespace stepwise;
 using bandwidth::exercises::KernelCounters;
 using bandwidth::exercises::LoadedLatency;
-using bandwidth::grading::compare_near;
 using stepwise::testing::Differences;
 
 namespace {
@@ -27,17 +25,16 @@ namespace {
 void check_relations(Differences& differences, const std::string& name, const KernelCounters& counters, std::size_t n,
                      int sms) {
   const LoadedLatency yours = bandwidth::exercises::implied_latency(counters, n, sms);
-  compare_near(differences, name + ", resident threads per SM", yours.resident_threads_per_sm,
-               counters.warps_active_pct / 100.0 * bandwidth::kThreadsPerSm);
-  compare_near(differences, name + ", bytes in flight", yours.bytes_in_flight,
-               yours.resident_threads_per_sm * sms * counters.bytes_per_thread);
+  differences.compare_near(name + ", resident threads per SM", yours.resident_threads_per_sm,
+                           counters.warps_active_pct / 100.0 * bandwidth::kThreadsPerSm);
+  differences.compare_near(name + ", bytes in flight", yours.bytes_in_flight,
+                           yours.resident_threads_per_sm * sms * counters.bytes_per_thread);
   const double seconds = counters.kernel_us * 1e-6;
-  compare_near(differences, name + ", read GB/s", yours.read_gbps,
-               bandwidth::copy_bytes_moved(n) / 2.0 / seconds / 1e9);
+  differences.compare_near(name + ", read GB/s", yours.read_gbps, bandwidth::copy_bytes_moved(n) / 2.0 / seconds / 1e9);
   // Little's law forward, at the memcpy bandwidth whose read stream is yours, gives your bytes back.
   const bandwidth::InFlight forward = bandwidth::littles_law(2.0 * yours.read_gbps, yours.latency_ns, sms);
-  compare_near(differences, name + ", bytes in flight by Little's law at your latency", forward.bytes,
-               yours.bytes_in_flight);
+  differences.compare_near(name + ", bytes in flight by Little's law at your latency", forward.bytes,
+                           yours.bytes_in_flight);
 }
 
 }  // namespace
@@ -60,10 +57,10 @@ TEST_CASE("exercise 00-3: the lecture's table, stages 1 to 7 at 2^26 on 132 SMs"
     const std::string name = "stage " + std::to_string(stage + 1);
     const LoadedLatency yours = bandwidth::exercises::implied_latency(row.counters, n, 132);
     // The lecture rounds (and its percentages have one decimal): within 1 %.
-    compare_near(differences, name + ", resident threads per SM", yours.resident_threads_per_sm, row.resident, 0.01);
-    compare_near(differences, name + ", MB in flight", yours.bytes_in_flight / 1e6, row.megabytes, 0.01);
-    compare_near(differences, name + ", read GB/s", yours.read_gbps, row.read_gbps, 0.01);
-    compare_near(differences, name + ", latency ns", yours.latency_ns, row.latency_ns, 0.01);
+    differences.compare_near(name + ", resident threads per SM", yours.resident_threads_per_sm, row.resident, 0.01);
+    differences.compare_near(name + ", MB in flight", yours.bytes_in_flight / 1e6, row.megabytes, 0.01);
+    differences.compare_near(name + ", read GB/s", yours.read_gbps, row.read_gbps, 0.01);
+    differences.compare_near(name + ", latency ns", yours.latency_ns, row.latency_ns, 0.01);
     check_relations(differences, name, row.counters, n, 132);
   }
   differences.check();
