@@ -440,6 +440,36 @@ __global__ void add_tile_carries(const Carry<T>* __restrict__ carries, std::int6
   if (carry.row >= 0 && carry.value != T(0)) atomicAdd(y + carry.row, carry.value);
 }
 
+/// add_tile_carries with the carries summed in the warp first. A row longer than a tile ends
+/// many consecutive tiles, whose carries all go to one y: one atomic each queues them at one L2
+/// address (about 13,000 on the huge-row matrix). Here a warp's 32 consecutive carries are
+/// split into runs of equal rows, each run summed by shuffles (a segmented suffix sum: a lane
+/// adds the partial sum `width` lanes down until its range holds the run's last lane), and the
+/// run's first lane adds the sum with one atomic: at most one atomic per warp and row.
+template <class T>
+__global__ void add_tile_carries_by_warp(const Carry<T>* __restrict__ carries, std::int64_t tile_count,
+                                         T* __restrict__ y) {
+  const std::int64_t tile = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const unsigned lane = threadIdx.x % 32;
+  Carry<T> carry{-1, T(0)};  // past the last tile: a row of its own, adding nothing
+  if (tile < tile_count) carry = carries[tile];
+  const std::int32_t next_row = __shfl_down_sync(kFullWarp, carry.row, 1);
+  const std::int32_t previous_row = __shfl_up_sync(kFullWarp, carry.row, 1);
+  // closed: the lanes [lane, lane + width) summed so far include the last lane of this run.
+  int closed = lane == 31 || next_row != carry.row;
+  T sum = carry.value;
+  for (unsigned width = 1; width < 32; width *= 2) {
+    const T further = shuffle_down(sum, width);
+    const int further_closed = __shfl_down_sync(kFullWarp, closed, width);
+    if (!closed) {  // lane + width is in this run (lane 31 always closes its run)
+      sum += further;
+      closed = further_closed;
+    }
+  }
+  const bool first_of_run = lane == 0 || previous_row != carry.row;
+  if (first_of_run && carry.row >= 0 && sum != T(0)) atomicAdd(y + carry.row, sum);
+}
+
 /// Enqueues the search of where the merge path of @p matrix crosses every @p tile_items-th
 /// diagonal: the tile boundaries (merge_partition_count of them) into @p partitions.
 template <class T>
@@ -451,7 +481,9 @@ void search_tile_boundaries(const CsrView<T>& matrix, int tile_items, std::int64
 
 /// Enqueues the merge-based SpMV's tiles of NT x VT items, whose boundaries are in
 /// @p partitions, and the carry fix-up after them: two launches on @p stream.
-template <int NT, int VT, class T, class Kernel>
+/// @tparam WARP_CARRIES the fix-up sums a warp's carries per row first (add_tile_carries_by_warp);
+///         false: one atomic per tile (add_tile_carries)
+template <int NT, int VT, bool WARP_CARRIES = false, class T, class Kernel>
 void launch_merge_tiles(Kernel kernel, const CsrView<T>& matrix, const T* x, T* y, const std::int64_t* partitions,
                         SpmvScratch& workspace, cudaStream_t stream) {
   const std::size_t total = static_cast<std::size_t>(matrix.nnz) + static_cast<std::size_t>(matrix.rows);
@@ -460,14 +492,16 @@ void launch_merge_tiles(Kernel kernel, const CsrView<T>& matrix, const T* x, T* 
   kernel<<<grid_of(tiles), NT, 0, stream>>>(matrix, x, y, partitions, carries);
   STEPWISE_CHECK_LAUNCH();
   constexpr int kFixupThreads = 256;
-  add_tile_carries<<<grid_of(ceil_div(tiles, kFixupThreads)), kFixupThreads, 0, stream>>>(
-      carries, static_cast<std::int64_t>(tiles), y);
+  const auto fixup = WARP_CARRIES ? add_tile_carries_by_warp<T> : add_tile_carries<T>;
+  fixup<<<grid_of(ceil_div(tiles, kFixupThreads)), kFixupThreads, 0, stream>>>(carries,
+                                                                               static_cast<std::int64_t>(tiles), y);
   STEPWISE_CHECK_LAUNCH();
 }
 
 /// The merge-based SpMV with tiles of NT x VT items as stage 4 runs it: the search of the tile
 /// boundaries, the tiles and the carry fix-up, three launches on @p stream.
-template <int NT, int VT, class T, class Kernel>
+/// @tparam WARP_CARRIES as launch_merge_tiles
+template <int NT, int VT, bool WARP_CARRIES = false, class T, class Kernel>
 void launch_merge_spmv(Kernel kernel, const CsrView<T>& matrix, const T* x, T* y, SpmvScratch& workspace,
                        cudaStream_t stream) {
   constexpr int kTile = NT * VT;
@@ -475,7 +509,7 @@ void launch_merge_spmv(Kernel kernel, const CsrView<T>& matrix, const T* x, T* y
   const std::size_t total = static_cast<std::size_t>(matrix.nnz) + static_cast<std::size_t>(matrix.rows);
   std::int64_t* partitions = workspace.partitions(merge_partition_count(total, kTile));
   search_tile_boundaries(matrix, kTile, partitions, stream);
-  launch_merge_tiles<NT, VT>(kernel, matrix, x, y, partitions, workspace, stream);
+  launch_merge_tiles<NT, VT, WARP_CARRIES>(kernel, matrix, x, y, partitions, workspace, stream);
 }
 
 }  // namespace stepwise::spmv

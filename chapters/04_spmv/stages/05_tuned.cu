@@ -22,7 +22,9 @@
 //   against stage 4's 12 (20), which leaves L1 to x. And its tile boundaries depend only on the
 //   matrix, so they are searched once per matrix and tile size and kept (SpmvScratch::
 //   kept_partitions), as cusparseSpMV_preprocess analyses the matrix once for the library rows:
-//   a timed run is the tiles and the carry fix-up, two launches.
+//   a timed run is the tiles and the carry fix-up, two launches. The fix-up sums a warp's
+//   carries per row before its atomics (add_tile_carries_by_warp): a row that spans thousands of
+//   tiles no longer queues thousands of atomics at one address.
 //
 // Variant rows (--variants; `5 - change` is this stage with that one change undone): which of its
 // changes pays, each measured against the stage as it stands. On banded regular matrices: the
@@ -32,7 +34,8 @@
 // the last three nothing on short rows either (a thread each). On every other matrix, the merge
 // tile's changes: whole-line loads (from the first nonzero), the L1 bypass (ordinary loads), the
 // compact storage (stage 4's three arrays), the segmented scan (shared-memory atomics), the kept
-// partitions (searched on every call), the shared carveout (none set) and the tile, 256 x 5
+// partitions (searched on every call), the warp-summed carries (an atomic per tile), the shared
+// carveout (none set) and the tile, 256 x 5
 // (256 x 7 in float64; stage 4's 128 x 7); these change nothing on a banded regular matrix. Compact storage and the
 // segmented scan are undone one at a time: the scan runs in the three arrays, and the atomics in
 // the one buffer once every thread is done reading it.
@@ -79,6 +82,8 @@ struct AllChanges {
   /// The merge tile's boundaries searched once per matrix and tile size and kept; off: searched
   /// on every call, as stage 4.
   static constexpr bool kept_partitions = true;
+  /// The carry fix-up sums a warp's carries per row, one atomic per run; off: one per tile, as stage 4.
+  static constexpr bool warp_carries = true;
   /// The merge tile's shared-memory carveout set for the shape's blocks per SM, the rest of the
   /// SM's L1/shared memory left to L1; off: no carveout set, the driver's choice.
   static constexpr bool carveout = true;
@@ -142,6 +147,11 @@ struct WithoutSegmentedScan : Variant<T> {
 template <class T>
 struct WithoutKeptPartitions : Variant<T> {
   static constexpr bool kept_partitions = false;
+};
+/// `5 - warp-summed carries`: every tile's carry added with an atomic of its own.
+template <class T>
+struct WithoutWarpCarries : Variant<T> {
+  static constexpr bool warp_carries = false;
 };
 /// `5 - shared carveout`: no carveout set for the merge tile.
 template <class T>
@@ -285,9 +295,9 @@ void launch(const CsrView<T>& matrix, const T* x, T* y, SpmvScratch& workspace, 
         const std::size_t total = static_cast<std::size_t>(matrix.nnz) + static_cast<std::size_t>(matrix.rows);
         const SpmvScratch::KeptPartitions kept = workspace.kept_partitions(kTile, merge_partition_count(total, kTile));
         if (!kept.searched) search_tile_boundaries(matrix, kTile, kept.data, stream);
-        launch_merge_tiles<kNT, kVT>(kKernel, matrix, x, y, kept.data, workspace, stream);
+        launch_merge_tiles<kNT, kVT, Changes::warp_carries>(kKernel, matrix, x, y, kept.data, workspace, stream);
       } else {
-        launch_merge_spmv<kNT, kVT>(kKernel, matrix, x, y, workspace, stream);
+        launch_merge_spmv<kNT, kVT, Changes::warp_carries>(kKernel, matrix, x, y, workspace, stream);
       }
     } else {
       throw std::invalid_argument("a tile of " + describe(shape) + " does not fit 48 KiB of shared memory");
@@ -303,7 +313,8 @@ SpmvStage<T> spmv_tuned() {
   stage.name = "tuned";
   stage.lesson =
       "by the matrix: banded regular rows a vector kernel with 4 loads in flight per lane, the rest a compact "
-      "merge tile whose stream loads are whole lines that bypass L1, its tile boundaries searched once";
+      "merge tile whose stream loads are whole lines that bypass L1, its tile boundaries searched once, its carries "
+      "summed per warp";
   stage.shape = {kThreads, kItems<T>, kBlocksPerSm};
   stage.sweep = shape_grid(AllChanges::Threads::values(), AllChanges::Values::values(), {4, 6, 8});
   stage.traits.keeps_partitions = true;
@@ -339,6 +350,8 @@ SpmvStage<T> spmv_tuned() {
       variant_of(stage, "segmented scan", "a row split between threads summed with shared-memory atomics, as stage 4",
                  launch<T, WithoutSegmentedScan<T>>),
       searched_every_call,
+      variant_of(stage, "warp-summed carries", "every tile's carry added to y with an atomic of its own, as stage 4",
+                 launch<T, WithoutWarpCarries<T>>),
       variant_of(stage, "shared carveout", "no carveout set for the merge tile: the driver splits L1 and shared memory",
                  launch<T, WithoutCarveout<T>>),
       variant_of(stage, "tile " + std::to_string(kThreads) + "x" + std::to_string(kItems<T>),
