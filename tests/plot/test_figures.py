@@ -202,6 +202,32 @@ class Compare(FigureTest):
         texts = self.draw("compare", self.path("a.json", fixtures.scan(fail_stage=3)), "--metric", "gbps")
         self.assertDrawn(texts, "GB/s", "FAIL 3 rts-vt8")
 
+    def test_a_student_s_gpu_beside_the_shipped_one(self):
+        # docs/teaching.md: a run of the student's own GPU (another device, another date) beside the H100's, GB/s by
+        # default where no row counts flops, each group's GPU and date under the title.
+        shipped = self.path("h100.json", fixtures.reduction(28))
+        mine = fixtures.reduction(28)
+        mine["device"]["name"] = "NVIDIA GeForce RTX 4090"
+        mine["date"] = "2027-01-15"
+        texts = self.draw("compare", shipped, self.path("mine.json", mine), "--labels", "H100,mine")
+        self.assertDrawn(texts, "H100", "mine", "GB/s", "Chapter 01 reduction: GB/s of each stage on each GPU",
+                         "H100: NVIDIA H200, 2026-11-21", "mine: NVIDIA GeForce RTX 4090, 2027-01-15",
+                         "1 interleaved-divergent", "cub::DeviceReduce::Sum")
+
+    def test_a_stage_one_run_did_not_have(self):
+        shipped = self.path("all.json", fixtures.reduction(28))
+        fewer = fixtures.reduction(28)
+        fewer["rows"] = [row for row in fewer["rows"] if row["number"] != 5 or row["kind"] != "kernel"]
+        texts = self.draw("compare", shipped, self.path("fewer.json", fewer), "--labels", "all,fewer")
+        self.assertDrawn(texts, "not run", "5 unroll-last-warp")
+        self.assertEqual(sum(text == "not run" for text in texts), 1)
+
+    def test_runs_of_another_chapter_are_refused(self):
+        code, errors = plot("compare", self.path("a.json", fixtures.reduction(28)),
+                            self.path("b.json", fixtures.scan()), "-o", self.path("figure.svg"))
+        self.assertEqual(code, 2)
+        self.assertIn("not the same chapter", errors)
+
     def test_labels_must_match_the_runs(self):
         code, errors = plot("compare", self.path("a.json", fixtures.scan()), "--labels", "x,y", "-o",
                             self.path("figure.svg"))

@@ -72,13 +72,14 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--metric", choices=("gbps", "time"), default="gbps", help="cell color (default: gbps)")
     _common(sweep, single=True)
 
-    compare = commands.add_parser("compare", help="one group of bars per run (per input), one bar per stage")
+    compare = commands.add_parser("compare", help="one group of bars per run (per input or GPU), one bar per stage")
     compare.add_argument("reports", nargs="+", metavar="REPORT.json",
-                         help="runs of one chapter on different inputs (files, or JSON arrays of runs)")
-    compare.add_argument("--metric", choices=("gflops", "gbps"), default="gflops",
-                         help="what the bars show (default: gflops)")
+                         help="runs of one chapter on different inputs or GPUs (files, or JSON arrays of runs)")
+    compare.add_argument("--metric", choices=("gflops", "gbps"),
+                         help="what the bars show (default: gflops when the runs count flops, else gbps)")
     compare.add_argument("--labels", metavar="A,B,...",
-                         help="the groups' names, comma-separated, one per run (default: each run's element type)")
+                         help="the groups' names, comma-separated, one per run (default: each run's element type); "
+                              "runs of different GPUs are drawn side by side, e.g. --labels H100,mine")
     _common(compare, single=False)
 
     versus = commands.add_parser("versus", help="speedup of every stage over a baseline stage against a parameter")
@@ -110,8 +111,9 @@ def _figure(args: argparse.Namespace):
     if args.command == "compare":
         reports = [report for path in args.reports for report in read_file(path)]
         labels = args.labels.split(",") if args.labels else None
-        figure = compare.draw(reports, args.metric, labels, args.title, args.subtitle)
-        return figure, compare.default_title(reports[0], args.metric)
+        metric = args.metric or compare.default_metric(reports)
+        figure = compare.draw(reports, metric, labels, args.title, args.subtitle)
+        return figure, compare.default_title(reports[0], metric, reports)
     if args.command == "versus":
         from . import versus
 

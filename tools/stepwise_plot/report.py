@@ -65,6 +65,7 @@ class Row:
     gflops: Optional[float] = None
     variant: str = ""  # a variant row (--variants): the change of stage `number` it undoes
     matches_library: bool = True  # false: the row does less than the library (chapter 06's unordered stages)
+    lesson: str = ""  # what the row's stage changed and why (its stage file's `stage.lesson`; tools/slides)
 
     @property
     def is_variant(self) -> bool:
@@ -188,6 +189,7 @@ def _row(document: dict, where: str) -> Row:
         gflops=_number(document.get("gflops"), f"{where}.gflops"),
         variant=str(document.get("variant") or ""),
         matches_library=bool(document.get("matches_library", True)),
+        lesson=str(document.get("lesson") or ""),
     )
 
 
