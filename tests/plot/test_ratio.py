@@ -101,6 +101,18 @@ class Collect(RatioTest):
         with self.assertRaisesRegex(ReportError, "different devices"):
             ratio.collect([first, parse_report(other, "c.json")])
 
+    def test_a_run_at_a_problems_limit_one_below_a_power_of_two_stands_for_that_column(self):
+        # Chapter 08's int32 row indices stop it at 2^30 - 1 rows a table: that run is the 2^30 cell, so marked.
+        document = fixtures.sweep_run("08", "inner", "--join inner", 20, [(4, "tuned", 1.0)], [("thrust", 4.0)])
+        document["command"] = "build/bin/chapter_08_join --join inner --n 2^30-1 --reps 10"
+        (chapter,) = ratio.collect([parse_report(document, "x")])
+        point = chapter.problems[0].points[2 ** 30]
+        self.assertEqual(point.run_size, 2 ** 30 - 1)
+        self.assertEqual(chapter.problems[0].missing([2 ** 30]), [])
+        self.assertEqual(ratio.ratio_text(point, False), "4.00× (4, n = 1,073,741,823)")
+        self.assertEqual(ratio.column_size(2 ** 20 + 3), 2 ** 20 + 3)
+        self.assertEqual(ratio.column_size(1000), 1000)
+
     def test_sizes_as_the_tour_writes_them(self):
         self.assertEqual(ratio.parse_sizes("2^20..2^26"), [2 ** k for k in range(20, 27)])
         self.assertEqual(ratio.parse_sizes("2^22,2^20,1Mi"), [2 ** 20, 2 ** 22])

@@ -35,6 +35,7 @@ class Point:
     report: Report
     best: Optional[Row]
     library: Optional[Row]
+    run_size: int = 0  # the --n of the run when it differs from its column's size (a problem's limit, 2^30 - 1)
 
     @property
     def ratio(self) -> Optional[float]:
@@ -180,6 +181,12 @@ def problem_label(report: Report) -> str:
     return " ".join(kept) if kept else "default"
 
 
+def column_size(size: int) -> int:
+    """The sweep's size a run of @p size stands for: the power of two it is one below (a problem whose limit is
+    2^30 - 1, as chapter 08's int32 row indices set, runs there for the 2^30 column), else @p size itself."""
+    return size + 1 if size >= 1024 and (size + 1) & size == 0 else size
+
+
 def collect(reports: List[Report]) -> List[Chapter]:
     """The reports as chapters of problems of points, chapters by number; ReportError for two GPUs or two runs of one
     problem at one size."""
@@ -198,11 +205,13 @@ def collect(reports: List[Report]) -> List[Chapter]:
         if problem is None:
             problem = problems[(report.chapter, label)] = Problem(report.chapter, label)
             chapter.problems.append(problem)
-        size = sweep_size(report)
+        run_size = sweep_size(report)
+        size = column_size(run_size)
         if size in problem.points:
             raise ReportError(f"two runs of {report.chapter} {label} at n = {format_n(size)} "
                               f"({problem.points[size].report.source}, {report.source}): keep one per size")
-        problem.points[size] = Point(size, report, best_row(report), library_row(report))
+        problem.points[size] = Point(size, report, best_row(report), library_row(report),
+                                     run_size if run_size != size else 0)
         problem.libraries.extend(row.name for row in report.libraries() if row.name not in problem.libraries)
     return [chapters[name] for name in sorted(chapters)]
 
@@ -220,7 +229,8 @@ def ratio_text(point: Point, several_libraries: bool) -> str:
     if ratio is None:
         return "FAIL"
     which = f"{point.best.number}, {point.library.name}" if several_libraries else f"{point.best.number}"
-    return f"{ratio:.2f}× ({which})"
+    at = f", n = {format_n(point.run_size)}" if point.run_size else ""
+    return f"{ratio:.2f}× ({which}{at})"
 
 
 def render_table(chapters: List[Chapter], sizes: List[int]) -> str:
