@@ -15,6 +15,7 @@ CHAPTERS = {
     "01": ("reduction", "parallel reduction, from Harris's kernel 1 to CUB"),
     "02": ("scan", "prefix scan, from naive to single-pass"),
     "03": ("merge", "merge: per-element binary search to Merge Path, against CUB and Thrust"),
+    "04": ("spmv", "CSR sparse matrix-vector multiply, against cuSPARSE"),
     "06": ("compaction", "stream compaction, from one atomic per element to a single pass"),
     "08": ("join", "relational joins on sorted tables"),
 }

@@ -212,3 +212,24 @@ class Figure(RatioTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LibraryTable(RatioTest):
+    def test_a_row_per_run_the_ratios_and_their_geometric_mean(self):
+        # Two runs of chapter 04 on matrix files: ratios 2.0 and 0.5 (best stage), geometric mean 1.00; stage 5's own
+        # ratios 1.0 and 0.25, mean 0.50; a run whose every stage failed is FAIL and left out of the means.
+        runs = []
+        for name, kernels, libraries in (("a.mtx", [(3, "vector", 0.5), (5, "tuned", 1.0)], [("ALG1", 1.0), ("ALG2", 2.0)]),
+                                         ("b.mtx", [(3, "vector", 2.0), (5, "tuned", 4.0)], [("ALG1", 1.5), ("ALG2", 1.0)]),
+                                         ("c.mtx", [(3, "vector", None), (5, "tuned", None)], [("ALG1", 1.0), ("ALG2", 1.0)])):
+            document = fixtures.sweep_run("04", None, "", 20, kernels, libraries)
+            document["command"] = f"build/bin/chapter_04_spmv --matrix matrices/{name} --type float32"
+            runs.append(parse_report(document, name))
+        text = ratio.render_library_table(runs, stage=5)
+        lines = text.splitlines()
+        self.assertIn("| a (", lines[2])
+        self.assertIn("| 0.5000 (3) | 1.0000 | 2.0000 | 2.00× | 1.0000 | 1.00× |", lines[2])
+        self.assertIn("| 2.0000 (3) | 1.5000 | 1.0000 | 0.50× | 4.0000 | 0.25× |", lines[3])
+        self.assertIn("| FAIL |", lines[4])
+        self.assertIn("Geometric mean over 2 runs of the faster library's median ÷ the best stage's: 1.00×; "
+                      "÷ stage 5's (2 runs): 0.50×.", text)

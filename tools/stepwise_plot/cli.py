@@ -64,6 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("reports", nargs="+", metavar="REPORT.json", help="runs of the size sweep, of any chapters")
     _sizes_option(table)
 
+    libraries = commands.add_parser("library-table",
+                                    help="one row per run: best stage, each library, their ratio; geometric mean")
+    libraries.add_argument("reports", nargs="+", metavar="REPORT.json", help="runs of one chapter (inputs, types)")
+    libraries.add_argument("--stage", type=int, metavar="N", help="also each run's ratio against stage N")
+
     sweep = commands.add_parser("sweep", help="heat map of one stage's --sweep, or of every stage's")
     sweep.add_argument("report", metavar="REPORT.json", help="the --format json output of a --sweep run")
     which = sweep.add_mutually_exclusive_group(required=True)
@@ -175,7 +180,7 @@ def parse_arguments(argv=None) -> argparse.Namespace:
     tools/plot command with it."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command != "ratio-table":
+    if args.command not in ("ratio-table", "library-table"):
         _check_output(parser, args.output)
     return args
 
@@ -194,11 +199,29 @@ def _table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _library_table(args: argparse.Namespace) -> int:
+    """tools/plot library-table: the markdown table on stdout (no matplotlib needed)."""
+    from . import ratio
+
+    try:
+        reports = [report for path in args.reports for report in read_file(path)]
+        if len({report.device_name for report in reports}) > 1:
+            raise ReportError("the reports are of different devices: one GPU at a time")
+        text = ratio.render_library_table(reports, args.stage)
+    except ReportError as error:
+        print(f"tools/plot: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    sys.stdout.write(text)
+    return 0
+
+
 def main(argv=None) -> int:
     """Run tools/plot; returns the exit code (0, or 2 for bad arguments, input or a missing matplotlib)."""
     args = parse_arguments(argv)
     if args.command == "ratio-table":
         return _table(args)
+    if args.command == "library-table":
+        return _library_table(args)
     try:
         importlib.import_module("matplotlib")
     except ImportError:

@@ -414,3 +414,66 @@ def _set_axes(ax, sizes: List[int], ratios: List[float], nonzeros: bool, compact
                   "library median ÷ best stage median (log scale)")
     ax.grid(color="#e3e3e3", linewidth=0.8)
     ax.tick_params(axis="both", labelcolor=style.MUTED)
+
+
+def _input_name(report: Report) -> str:
+    """The input a run was of, for the library table: its --matrix file's name (or generator spec), else the
+    problem's label, and its element type."""
+    words = _arguments(report)
+    name = ""
+    for i, word in enumerate(words):
+        if word == "--matrix" and i + 1 < len(words):
+            name = words[i + 1]
+        elif word.startswith("--matrix="):
+            name = word[len("--matrix="):]
+    if name.endswith(".mtx"):
+        name = name.rsplit("/", 1)[-1][:-len(".mtx")]
+    return f"{name or problem_label(report)} ({report.element_type.split()[0]})"
+
+
+def render_library_table(reports: List[Report], stage: Optional[int] = None) -> str:
+    """One row per run: the fastest kernel stage that passed, each library row, and the faster library's time over
+    the stage's; with @p stage, that stage's ratio too. Last, the geometric means of the ratios over the runs."""
+    libraries: List[str] = []
+    for report in reports:
+        libraries.extend(row.name for row in report.libraries() if row.name not in libraries)
+    head = ["input", "nonzeros" if any("nonzeros" in r.element_type for r in reports) else "n", "best stage, ms"]
+    head += [f"{name}, ms" for name in libraries] + ["faster library ÷ best"]
+    if stage is not None:
+        head += [f"stage {stage}, ms", f"faster library ÷ stage {stage}"]
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * 2 + " ---: |" * (len(head) - 2)]
+    logs_best, logs_stage = [], []
+    for report in reports:
+        best, library = best_row(report), library_row(report)
+        by_name = {row.name: row for row in report.libraries()}
+        cells = [_input_name(report), f"{report.n:,}"]
+        cells.append(f"{best.median_ms:.4f} ({best.number})" if best else "FAIL")
+        cells += [f"{by_name[name].median_ms:.4f}" if name in by_name and not by_name[name].failed else "—"
+                  for name in libraries]
+        if best and library:
+            ratio = library.median_ms / best.median_ms
+            logs_best.append(math.log(ratio))
+            cells.append(f"{ratio:.2f}×")
+        else:
+            cells.append("FAIL")
+        if stage is not None:
+            chosen = [row for row in report.rows if row.kind == "kernel" and row.number == stage
+                      and not row.is_variant and not row.failed]
+            if chosen and library:
+                ratio = library.median_ms / chosen[0].median_ms
+                logs_stage.append(math.log(ratio))
+                cells += [f"{chosen[0].median_ms:.4f}", f"{ratio:.2f}×"]
+            else:
+                cells += ["—", "—"]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    if logs_best:
+        lines.append(f"Geometric mean over {len(logs_best)} runs of the faster library's median ÷ the best stage's: "
+                     f"{math.exp(sum(logs_best) / len(logs_best)):.2f}×" +
+                     (f"; ÷ stage {stage}'s ({len(logs_stage)} runs): {math.exp(sum(logs_stage) / len(logs_stage)):.2f}×"
+                      if logs_stage else "") + ".")
+    devices = sorted({report.device_name for report in reports})
+    dates = sorted({report.date for report in reports if report.date})
+    lines.append(", ".join(devices) + (f", {dates[0]}" if len(dates) == 1 else
+                                        (f", {dates[0]} to {dates[-1]}" if dates else "")) + ".")
+    return "\n".join(lines) + "\n"

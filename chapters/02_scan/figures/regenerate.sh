@@ -126,7 +126,7 @@ for name, count in counts.items():
       tools/plot sweep "$reports/sweep_2e28.json" --stage single-pass -o "$figures/02_sweep_2e28.svg"
       tools/plot time-vs-n "$reports"/chapter_02_scan-n*.json -o "$figures/02_time_vs_n.svg"
       tools/plot time-vs-n "$reports"/chapter_02_scan-n*.json --metric gbps -o "$figures/02_gbps_vs_n.svg"
-      plot_ratio 02_scan 2^20,2^22,2^24,2^26,2^28
+      plot_ratio 02_scan 2^20,2^22,2^24,2^26,2^28,2^30
     else
       echo "no $reports/table_2e28.json: run '$0 gpu' on a GPU first for the measured figures" >&2
     fi

@@ -56,15 +56,36 @@ case "$mode" in
       "$spmv" --matrix "$matrix" --sweep --stage 3 --stage 4 --stage 5 --reps 10 --format json \
         --output "$reports/${name}_sweep.json" > /dev/null
     done
-    # The 256^3 stencil (16Mi rows, 449 M nonzeros), both types: stages 4 and 5 and the library.
+    # The 256^3 stencil (16Mi rows, 449 M nonzeros) and the 64^3 one (262,144 rows), both types: stages 4 and 5 and
+    # the library; the huge row in float64, every row.
     for type in float32 float64; do
-      "$spmv" --matrix stencil27:256x256x256 --type "$type" --stage 4 --stage 5 --stage lib --reps 10 \
-        --format markdown --output "$reports/banded27_256_$type.md" --json "$reports/banded27_256_$type.json" \
-        > "$reports/banded27_256_$type.txt"
+      for grid in 256 64; do
+        "$spmv" --matrix stencil27:${grid}x${grid}x${grid} --type "$type" --stage 4 --stage 5 --stage lib --reps 10 \
+          --format markdown --output "$reports/banded27_${grid}_$type.md" \
+          --json "$reports/banded27_${grid}_$type.json" > "$reports/banded27_${grid}_$type.txt"
+      done
     done
+    "$spmv" --matrix huge-row:4194304:8:16777216 --type float64 --format markdown --output "$reports/hugerow_f64.md" \
+      --json "$reports/hugerow_f64.json" > "$reports/hugerow_f64.txt"
+    # The real matrices of Debian's packages, where tools/debian-matrices wrote them (matrices/debian), both types,
+    # every row; their table, with the geometric means, in real.md.
+    real=(matrices/debian/*.mtx)
+    if [ -f "${real[0]}" ]; then
+      for file in "${real[@]}"; do
+        for type in float32 float64; do
+          name=real_$(basename "$file" .mtx)_$type
+          "$spmv" --matrix "$file" --type "$type" --format markdown --output "$reports/$name.md" \
+            --json "$reports/$name.json" > "$reports/$name.txt"
+        done
+      done
+      tools/plot library-table "$reports"/real_*.json --stage 5 > "$reports/real.md"
+    else
+      echo "gpu: no matrices/debian/*.mtx: the real matrices skipped (tools/debian-matrices writes them)" >&2
+    fi
     # Stage 5's variant rows (--variants: stage 5 with one change undone each) beside stages 4 and 5, the README's
-    # variant tables: the banded kernels' changes on the 27-point stencil, the merge tile's on R-MAT, both types.
-    for name in banded27 rmat16; do
+    # variant tables: the banded kernels' changes on the 27-point stencil, the merge tile's on R-MAT, both types;
+    # and on the huge row and the uniform matrix (the warp-summed carries).
+    for name in banded27 rmat16 hugerow uniform16; do
       matrix=$(printf '%s\n' "${matrices[@]}" | awk -v n=$name '$1 == n { print $2 }')
       for type in float32 float64; do
         suffix=$([ "$type" = float64 ] && echo _f64 || true)
@@ -130,7 +151,7 @@ case "$mode" in
       tools/plot staircase "$reports/$name.json" -o "$figures/04_${name}_staircase.svg"
     done
     tools/plot sweep "$reports/uniform16_sweep.json" --all -o "$figures/04_uniform16_sweep.svg"
-    plot_ratio 04_spmv 2^20,2^22,2^24,2^26,2^28
+    plot_ratio 04_spmv 2^20,2^22,2^24,2^26,2^28,2^30
     ;;
   *)
     echo "$usage" >&2

@@ -161,7 +161,7 @@ case "$mode" in
     tools/plot staircase "$reports/hist-int-add-256-uniform.json" -o "$figures/05_staircase_int_256_uniform.svg"
     tools/plot bandwidth "$reports/hist-int-add-256-uniform.json" -o "$figures/05_bandwidth_int_256_uniform.svg"
     tools/plot staircase "$reports/hist-int-add-65536-uniform.json" -o "$figures/05_staircase_int_65536_uniform.svg"
-    plot_ratio 05_atomics 2^20,2^22,2^24,2^26,2^28
+    plot_ratio 05_atomics 2^20,2^22,2^24,2^26,2^28,2^30
     ;;
   concepts)
     bin=${2:-build/bin}

@@ -192,7 +192,7 @@ PY
     tools/plot staircase "$reports/if-50.json" -o "$figures/06_staircase_if_50.svg" \
       --title "Chapter 06: speedup at 50 % (stages 1-3, 8 unordered; 4-7, CUB ordered)"
     tools/plot sweep --stage tuned "$reports/sweep-if.json" -o "$figures/06_sweep_tuned_if_50.svg"
-    plot_ratio 06_compaction 2^20,2^22,2^24,2^26,2^28
+    plot_ratio 06_compaction 2^20,2^22,2^24,2^26,2^28,2^30
     ;;
   concepts)
     bin=${2:-build/bin}

@@ -145,7 +145,7 @@ case "$mode" in
       --title 'Chapter 08: GB/s of every stage, outer joins of $2^{22}$ × $2^{22}$ rows, by duplication'
     tools/plot staircase "$reports/outer.json" -o "$figures/08_staircase_outer.svg"
     tools/plot sweep --stage tuned "$reports/sweep-outer.json" -o "$figures/08_sweep_tuned_outer.svg"
-    plot_ratio 08_join 2^20,2^22,2^24,2^26,2^28
+    plot_ratio 08_join 2^20,2^22,2^24,2^26,2^28,2^30
     ;;
   concepts)
     bin=${2:-build/bin}
