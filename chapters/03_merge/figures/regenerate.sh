@@ -112,6 +112,9 @@ case "$mode" in
         table "sizes-pairs-$type-n2e$e" --n "2^$e" --type "$type" --pairs --stage 2 --stage 3 --stage 4 --stage lib \
           --reps 10
       done
+      # 2^30: stages 3 and 4 (stage 2 is far behind there) and the libraries.
+      table "sizes-keys-$type-n2e30" --n 2^30 --type "$type" --stage 3 --stage 4 --stage lib --reps 10
+      table "sizes-pairs-$type-n2e30" --n 2^30 --type "$type" --pairs --stage 3 --stage 4 --stage lib --reps 10
     done
     ;;
   plot)
