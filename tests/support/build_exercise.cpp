@@ -36,6 +36,7 @@ void report_check(const std::string& exercise, const std::string& check, const T
   else
     std::cout << tally.failed << " of " << tally.runs << " runs failed: FAIL\n";
   std::cout << std::flush;
+  CHECK_MESSAGE(tally.runs > 0, "exercise ", exercise, ", ", check, ": no run (a row without shapes?)");
 }
 
 void check_speed_gate(const std::string& exercise, const std::string& size, double bytes, const GatedStage& yours,

@@ -25,8 +25,8 @@ inline constexpr double kSpeedGate = 0.90;
 inline constexpr int kGateRounds = 3;
 
 /// Prints one line of the grader's report, for a check made of @p tally's runs:
-/// `exercise 01-4, <check>: 32 runs: PASS` (or `3 of 32 runs failed: FAIL`). @p check names what
-/// ran: the sizes, the shapes, the element type.
+/// `exercise 01-4, <check>: 32 runs: PASS` (or `3 of 32 runs failed: FAIL`), and fails the test
+/// case when nothing ran. @p check names what ran: the sizes, the shapes, the element type.
 void report_check(const std::string& exercise, const std::string& check, const Tally& tally);
 
 /// One side of the speed gate: what the report line calls it, and its work (every launch of the
@@ -44,6 +44,9 @@ struct GatedStage {
 /// @param exercise `01-4`
 /// @param size the problem the work runs on, as the line shows it (`n = 2^26 uint32`)
 /// @param bytes the bytes one run moves (the chapter's bytes_moved)
+/// @param yours the student's stage
+/// @param solution the chapter's stage N
+/// @param gate the share of the solution's GB/s that passes (kSpeedGate)
 void check_speed_gate(const std::string& exercise, const std::string& size, double bytes, const GatedStage& yours,
                       const GatedStage& solution, double gate = kSpeedGate);
 
