@@ -129,6 +129,8 @@ class ChapterDeck(Folder):
             self.assertIn(exercise.title, text)
         self.assertIn("Both trees run 127 adds.", text)
         self.assertIn("ctest --test-dir build -L exercise-01", text)
+        self.assertIn("01-4: build stage 9 from stage 8", text)
+        self.assertIn("a build exercise, a stage's kernel to write, on a GPU", text)
 
     def test_the_template_chapter_is_not_a_chapter(self):
         names = deck.chapters(ROOT)

@@ -17,10 +17,29 @@
 
 namespace stepwise::testing {
 
+/// What a series of checked runs came to: how many ran and how many failed a check (a build
+/// exercise's grader prints it, tests/support/build_exercise.hpp).
+struct Tally {
+  std::size_t runs = 0;
+  std::size_t failed = 0;
+  /// Counts one run, a failed one unless @p passed.
+  void add(bool passed) {
+    ++runs;
+    if (!passed) ++failed;
+  }
+  /// Counts the runs of @p other.
+  void add(const Tally& other) {
+    runs += other.runs;
+    failed += other.failed;
+  }
+};
+
 /// Fails the current test case when a kernel wrote outside a device buffer, and re-arms the guards.
-inline void check_no_stray_writes() {
+/// @return whether every guard zone was intact
+inline bool check_no_stray_writes() {
   const Check guards = check_guard_zones();
   CHECK_MESSAGE(guards.passed, guards.detail);
+  return guards.passed;
 }
 
 /// One checked run of a stage: poisons @p problem's output, runs
@@ -40,8 +59,9 @@ void check_run(Problem& problem, LaunchArgs&&... launch_args) {
 /// to the device, poisons the output, runs the stage, waits for it, and checks every element
 /// against @p expected (the first wrong index is named) and the guard zones. The caller CAPTUREs
 /// what names the run.
+/// @return whether the output and the guard zones passed
 template <class Launch, class T>
-void check_elementwise(Launch launch, const std::vector<T>& input, const std::vector<T>& expected,
+bool check_elementwise(Launch launch, const std::vector<T>& input, const std::vector<T>& expected,
                        const LaunchShape& shape) {
   DeviceBuffer<T> in(input);
   DeviceBuffer<T> out(input.size());
@@ -52,7 +72,8 @@ void check_elementwise(Launch launch, const std::vector<T>& input, const std::ve
   const std::size_t wrong =
       static_cast<std::size_t>(std::mismatch(result.begin(), result.end(), expected.begin()).first - result.begin());
   CHECK_MESSAGE(wrong == input.size(), "first wrong element at index ", wrong);
-  check_no_stray_writes();
+  const bool clean = check_no_stray_writes();
+  return wrong == input.size() && clean;
 }
 
 }  // namespace stepwise::testing

@@ -8,6 +8,7 @@ it or the kernel's first lines, the lecture's diagram); every figure the lecture
 the stages' rows come from (its device and date on the slide); the seeds' numbers beside ours as the lecture's
 Results section sets them; what the library does beyond; references; the exercises and what to predict.
 """
+import glob
 import os
 import re
 from dataclasses import dataclass, field
@@ -459,8 +460,11 @@ def _exercises_slide(chapter_dir: str, chapter: str) -> Slide:
         lines.append("- " + inline(f"**{exercise.title}**. " + clip(exercise.predict, 230)))
     slide.blocks.append("\n".join(lines) if lines else "This chapter has no graded exercises.")
     number = chapter.split("_")[0]
+    where = "Graded on the CPU"
+    if glob.glob(os.path.join(chapter_dir, "exercises", "build_*.cu")):
+        where = "Graded on the CPU (a build exercise, a stage's kernel to write, on a GPU)"
     slide.blocks.append(div("source", inline(
-        f"Graded on the CPU: configure with `-DSTEPWISE_EXERCISES=ON`, then "
+        f"{where}: configure with `-DSTEPWISE_EXERCISES=ON`, then "
         f"`ctest --test-dir build -L exercise-{number} --output-on-failure`.")))
     slide.notes = [inline(f"{exercise.title}: {exercise.predict}") for exercise in exercises]
     return slide
