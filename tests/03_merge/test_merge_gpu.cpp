@@ -6,7 +6,8 @@
 // of every --sweep at its tile edges; a merge past 2^31 outputs, and the search and the
 // load-balancing search at their int32 limits, where memory allows; and the launch checks. A new
 // stage is tested with no edit here, and so is a stage's variant row (stage.hpp's with_variants):
-// every merge test but the 2^31 one runs the variant rows too.
+// every merge test but the 2^31 one runs the variant rows too. The merge checks are
+// merge_checks.hpp's, which the grader of exercise 03-4 runs on the student's stage.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -20,7 +21,6 @@
 
 #include "algorithm/load_balance.hpp"
 #include "algorithm/sorted_search.hpp"
-#include "gpu_checks.hpp"
 #include "host/data.hpp"
 #include "host/device.hpp"
 #include "host/device_buffer.hpp"
@@ -28,129 +28,13 @@
 #include "host/sizes.hpp"
 #include "inputs.hpp"
 #include "merge.hpp"
+#include "merge_checks.hpp"
 
 using namespace stepwise;
 using namespace stepwise::merge;
+using namespace stepwise::testing;
 
 namespace {
-
-using SizePairs = std::vector<std::pair<std::size_t, std::size_t>>;
-
-constexpr Distribution kDistributions[] = {Distribution::uniform, Distribution::duplicates, Distribution::equal,
-                                           Distribution::disjoint, Distribution::interleaved};
-
-/// The outputs a row's tile covers (threads x items; 0 for rows without a tile).
-std::size_t tile_items(const LaunchShape& shape) {
-  return static_cast<std::size_t>(shape.threads) * static_cast<std::size_t>(shape.items);
-}
-
-/// Totals around a tile of @p nv outputs (nv - 1, nv, nv + 1, 3 nv + 5), each split three ways:
-/// all in A, all in B, and about 1 : 2.
-void add_tile_edges(std::set<std::pair<std::size_t, std::size_t>>& sizes, std::size_t nv) {
-  if (nv == 0) return;
-  for (std::size_t total : {nv - 1, nv, nv + 1, 3 * nv + 5})
-    for (std::size_t a : {std::size_t{0}, total, total / 3}) sizes.insert({a, total - a});
-}
-
-/// Sizes every merge and search row runs at: the issue's edge cases, tile edges of every row's
-/// shape, and larger odd sizes.
-template <class Table>
-SizePairs edge_sizes(const Table& table) {
-  std::set<std::pair<std::size_t, std::size_t>> sizes = {{0, 0},
-                                                         {0, 1},
-                                                         {1, 0},
-                                                         {1, 1},
-                                                         {0, 1000},
-                                                         {1000, 0},
-                                                         {2, 3},
-                                                         {31, 33},
-                                                         {1, std::size_t{1} << 24},
-                                                         {std::size_t{1} << 24, 1},
-                                                         {(std::size_t{1} << 20) + 1, (std::size_t{1} << 20) + 3},
-                                                         {999983, 1000003}};
-  for (const auto& stage : table) add_tile_edges(sizes, tile_items(stage.shape));
-  return {sizes.begin(), sizes.end()};
-}
-
-// ---------------------------------------------------------------------------------------------
-// merge
-
-/// One merge input with its reference, and the device buffers the rows run on.
-template <class K>
-struct MergeCase {
-  std::uint64_t seed;
-  bool pairs;
-  SortedArrays<K> keys;
-  std::vector<Value> a_values, b_values;
-  std::vector<K> want_keys;
-  std::vector<Value> want_values;
-  DeviceBuffer<K> a, b, out;
-  DeviceBuffer<Value> a_device_values, b_device_values, out_values;
-  Workspace workspace;
-
-  MergeCase(std::size_t na, std::size_t nb, Distribution distribution, bool pairs_, std::uint64_t seed_)
-      : seed(seed_),
-        pairs(pairs_),
-        keys(sorted_arrays<K>(na, nb, distribution, seed)),
-        a_values(pairs ? pair_values(0, na, seed) : std::vector<Value>()),
-        b_values(pairs ? pair_values(na, nb, seed) : std::vector<Value>()),
-        want_keys(na + nb),
-        want_values(pairs ? na + nb : 0),
-        a(keys.a),
-        b(keys.b),
-        out(na + nb),
-        a_device_values(a_values),
-        b_device_values(b_values),
-        out_values(pairs ? na + nb : 0),
-        workspace(make_merge_workspace<K>(na, nb, pairs)) {
-    merge_reference(keys.a, a_values, keys.b, b_values, want_keys, want_values);
-  }
-
-  void launch(const MergeStage<K>& stage, const LaunchShape& shape) {
-    stage.launch(a.data(), pairs ? a_device_values.data() : nullptr, b.data(), pairs ? b_device_values.data() : nullptr,
-                 out.data(), pairs ? out_values.data() : nullptr, keys.a.size(), keys.b.size(), workspace, shape,
-                 nullptr);
-  }
-};
-
-template <class K>
-void check_merge_row(const MergeStage<K>& stage, const LaunchShape& shape, MergeCase<K>& merge_case,
-                     Distribution distribution) {
-  CAPTURE(stage.name);
-  CAPTURE(stage.variant);
-  CAPTURE(describe(shape));
-  CAPTURE(merge_case.keys.a.size());
-  CAPTURE(merge_case.keys.b.size());
-  CAPTURE(merge_case.pairs);
-  CAPTURE(std::string(to_string(distribution)));
-  CAPTURE(merge_case.seed);
-  poison(merge_case.out);
-  if (merge_case.pairs) poison(merge_case.out_values);
-  merge_case.launch(stage, shape);
-  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  const Check check =
-      check_merge(merge_case.out.download(), merge_case.pairs ? merge_case.out_values.download() : std::vector<Value>(),
-                  merge_case.want_keys, merge_case.want_values);
-  CHECK_MESSAGE(check.passed, check.detail);
-  testing::check_no_stray_writes();
-}
-
-/// The rows of @p K's merge table, each stage followed by its variant rows.
-template <class K>
-std::vector<MergeStage<K>> merge_rows() {
-  return with_variants(merge_stages<K>());
-}
-
-/// Every row of the merge table, variant rows included, at its default shape on @p sizes, keys
-/// and pairs.
-template <class K>
-void merge_rows_at(const SizePairs& sizes, Distribution distribution) {
-  for (const auto& [na, nb] : sizes)
-    for (bool pairs : {false, true}) {
-      MergeCase<K> merge_case(na, nb, distribution, pairs, fresh_seed());
-      for (const MergeStage<K>& stage : merge_rows<K>()) check_merge_row(stage, stage.shape, merge_case, distribution);
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // sorted search
@@ -195,7 +79,7 @@ void check_search_row(const SearchStage<K>& stage, const LaunchShape& shape, Sea
   const Check check =
       compare_exact(search_case.out.download(), bounds == Bounds::upper ? search_case.upper : search_case.lower);
   CHECK_MESSAGE(check.passed, check.detail);
-  testing::check_no_stray_writes();
+  check_no_stray_writes();
 }
 
 template <class K>
@@ -248,7 +132,7 @@ void check_lbs_row(const LbsStage& stage, const LaunchShape& shape, LbsCase& lbs
   CHECK_MESSAGE(objects.passed, "objects: ", objects.detail);
   const Check ranks = compare_exact(lbs_case.ranks.download(), lbs_case.want_ranks);
   CHECK_MESSAGE(ranks.passed, "ranks: ", ranks.detail);
-  testing::check_no_stray_writes();
+  check_no_stray_writes();
 }
 
 /// (objects, items) where the load-balancing search's bugs live: one object, no items, every
@@ -272,28 +156,17 @@ SizePairs lbs_sizes() {
 
 TEST_CASE_TEMPLATE("every merge row is exact, keys and pairs, at every edge size (uniform keys)", K, std::int32_t,
                    std::int64_t) {
-  merge_rows_at<K>(edge_sizes(merge_rows<K>()), Distribution::uniform);
+  check_merge_edge_sizes<K>(merge_rows<K>());
 }
 
 TEST_CASE_TEMPLATE("every merge row is exact, keys and pairs, for every distribution (ties, skews, all equal)", K,
                    std::int32_t, std::int64_t) {
-  const SizePairs sizes = {{1, 1}, {100003, 77777}, {3, 200000}, {200000, 3}, {(1u << 20) + 1, (1u << 18) - 1}};
-  for (Distribution distribution : kDistributions) merge_rows_at<K>(sizes, distribution);
+  check_merge_distributions<K>(merge_rows<K>());
 }
 
 TEST_CASE_TEMPLATE("every shape of every merge --sweep is exact at its tile edges, keys and pairs", K, std::int32_t,
                    std::int64_t) {
-  for (const MergeStage<K>& stage : merge_stages<K>())
-    for (const LaunchShape& shape : stage.sweep) {
-      std::set<std::pair<std::size_t, std::size_t>> sizes = {{100003, 99991}};
-      add_tile_edges(sizes, tile_items(shape));
-      for (const auto& [na, nb] : sizes)
-        for (bool pairs : {false, true}) {
-          const Distribution distribution = na % 2 ? Distribution::duplicates : Distribution::uniform;
-          MergeCase<K> merge_case(na, nb, distribution, pairs, fresh_seed());
-          check_merge_row(stage, shape, merge_case, distribution);
-        }
-    }
+  check_merge_sweep_shapes<K>(merge_stages<K>());
 }
 
 TEST_CASE("merge rows pass 2^31 outputs (64-bit offsets), where device memory allows") {
@@ -342,7 +215,7 @@ TEST_CASE_TEMPLATE("every search row is exact for both bounds at every edge size
 
 TEST_CASE_TEMPLATE("every search row is exact for both bounds for every distribution", K, std::int32_t, std::int64_t) {
   const SizePairs sizes = {{1, 1}, {100003, 400009}, {3, 200000}, {200000, 3}, {1u << 20, (1u << 22) + 1}};
-  for (Distribution distribution : kDistributions) search_rows_at<K>(sizes, distribution);
+  for (Distribution distribution : kMergeDistributions) search_rows_at<K>(sizes, distribution);
 }
 
 TEST_CASE_TEMPLATE("every shape of every search --sweep is exact at its tile edges", K, std::int32_t, std::int64_t) {
@@ -359,7 +232,7 @@ TEST_CASE_TEMPLATE("every shape of every search --sweep is exact at its tile edg
 }
 
 TEST_CASE("every load-balancing row is exact at every edge size, for every distribution") {
-  for (Distribution distribution : kDistributions)
+  for (Distribution distribution : kMergeDistributions)
     for (const auto& [objects, items] : lbs_sizes()) {
       LbsCase lbs_case(objects, items, distribution, fresh_seed());
       for (const LbsStage& stage : lbs_stages()) check_lbs_row(stage, stage.shape, lbs_case, distribution);
@@ -437,7 +310,7 @@ TEST_CASE("the launchers refuse what they cannot run, before launching anything"
                     std::invalid_argument);
   }
   STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  testing::check_no_stray_writes();
+  check_no_stray_writes();
 }
 
 TEST_CASE("empty inputs launch nothing and write nothing") {
@@ -459,7 +332,7 @@ TEST_CASE("empty inputs launch nothing and write nothing") {
     std::vector<unsigned char> poisoned(sizeof(std::int32_t), poison_byte<std::int32_t>());
     CHECK(std::memcmp(buffer.data(), poisoned.data(), sizeof(std::int32_t)) == 0);
   }
-  testing::check_no_stray_writes();
+  check_no_stray_writes();
 }
 
 // A short case that still reaches every kernel of every table (keys and pairs, int32 and int64,
