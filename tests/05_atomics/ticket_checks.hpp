@@ -35,13 +35,7 @@ inline const std::vector<std::size_t>& atomics_edge_sizes() {
 /// @return whether the output and the guard zones passed
 inline bool check_ticket_run(atomics::TicketProblem& problem, const atomics::TicketStage& stage,
                              const LaunchShape& shape) {
-  problem.poison_output();
-  problem.launch(stage, shape, nullptr);
-  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  const Check check = problem.check_output();
-  CHECK_MESSAGE(check.passed, check.detail);
-  const bool clean = check_no_stray_writes();
-  return check.passed && clean;
+  return check_run(problem, stage, shape, nullptr);
 }
 
 /// Every stage of @p stages at every shape of its sweep and at its default shape, at every size of

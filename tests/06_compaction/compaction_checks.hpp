@@ -93,13 +93,7 @@ bool check_row(const compaction::SelectStage<K>& stage, const LaunchShape& shape
   CAPTURE(stage.name);
   CAPTURE(stage.variant);
   CAPTURE(describe(shape));
-  problem.poison_output();
-  problem.launch(stage, shape, nullptr);
-  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  const Check check = problem.check_output();
-  CHECK_MESSAGE(check.passed, check.detail);
-  const bool clean = check_no_stray_writes();
-  return check.passed && clean;
+  return check_run(problem, stage, shape, nullptr);
 }
 
 /// Every row of @p plan's table in @p rows at its default shape (and every shape of its sweep with

@@ -52,20 +52,14 @@ inline std::size_t tile_of(const LaunchShape& shape) {
 /// The rows of the table, each stage followed by its variant rows.
 inline std::vector<join::JoinStage> join_rows() { return with_variants(join::join_stages()); }
 
-/// One checked run of @p stage at @p shape on @p problem: the output poisoned, the count and every
-/// pair checked, the guard zones checked (gpu_checks.hpp's check_run, which returns nothing).
+/// One checked run of @p stage at @p shape on @p problem (gpu_checks.hpp's check_run: the output
+/// poisoned, the count and every pair checked, the guard zones checked), named by the stage and shape.
 /// @return whether it passed
 inline bool check_join_row(const join::JoinStage& stage, const LaunchShape& shape, join::JoinProblem& problem) {
   CAPTURE(stage.name);
   CAPTURE(stage.variant);
   CAPTURE(describe(shape));
-  problem.poison_output();
-  problem.launch(stage, shape, nullptr);
-  STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
-  const Check check = problem.check_output();
-  CHECK_MESSAGE(check.passed, check.detail);
-  const bool clean = check_no_stray_writes();
-  return check.passed && clean;
+  return check_run(problem, stage, shape, nullptr);
 }
 
 /// Each of @p rows at its default shape on @p problem, and at every shape of its sweep with

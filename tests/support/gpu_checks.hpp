@@ -45,14 +45,16 @@ inline bool check_no_stray_writes() {
 /// One checked run of a stage: poisons @p problem's output, runs
 /// `problem.launch(launch_args...)`, waits for it, then checks the output against the
 /// reference and the guard zones. The caller CAPTUREs what names the run.
+/// @return whether the output and the guard zones passed (a grader's Tally counts it)
 template <class Problem, class... LaunchArgs>
-void check_run(Problem& problem, LaunchArgs&&... launch_args) {
+bool check_run(Problem& problem, LaunchArgs&&... launch_args) {
   problem.poison_output();
   problem.launch(std::forward<LaunchArgs>(launch_args)...);
   STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
   const Check check = problem.check_output();
   CHECK_MESSAGE(check.passed, check.detail);
-  check_no_stray_writes();
+  const bool clean = check_no_stray_writes();
+  return check.passed && clean;
 }
 
 /// One checked run of an element-wise stage, `launch(in, out, n, shape, stream)`: copies @p input
