@@ -6,7 +6,8 @@
 // outside its buffers. Also: the partial remap moves nothing on sorted input and exactly the
 // divergent warps' elements otherwise; stage 8 remaps mixed input and leaves sorted input alone;
 // stage 7's counting sort gives exactly the stable order by path, on any number of blocks; stage 9's
-// lean remap lists exactly the costliest path's elements.
+// lean remap lists exactly the costliest path's elements. The checks of every row are
+// divergence_checks.hpp's, which the grader of exercise 07-4 runs on the student's stage.
 // A new stage is tested with no edit here.
 #include <doctest/doctest.h>
 
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "divergence.hpp"
+#include "divergence_checks.hpp"
 #include "gpu_checks.hpp"
 #include "host/check.hpp"
 #include "host/data.hpp"
@@ -27,34 +29,9 @@
 
 using namespace stepwise;
 using namespace stepwise::divergence;
+using namespace stepwise::testing;
 
 namespace {
-
-const std::vector<std::size_t> kSizes = {1, 2, 31, 32, 33, 255, 256, 257, 1000, 100003};
-
-template <class W>
-void check_row(const DivergeStage<W>& stage, const LaunchShape& shape, DivergeProblem<W>& problem) {
-  CAPTURE(stage.name);
-  CAPTURE(describe(shape));
-  testing::check_run(problem, stage, shape, nullptr);
-}
-
-template <class W>
-void check_rows(DivergeProblem<W>& problem, bool sweep) {
-  for (const DivergeStage<W>& stage : diverge_stages<W>()) {
-    check_row(stage, stage.shape, problem);
-    if (sweep)
-      for (const LaunchShape& shape : stage.sweep) check_row(stage, shape, problem);
-  }
-}
-
-Plan synthetic_plan(unsigned paths, double divergence) {
-  Plan plan;
-  plan.paths = paths;
-  for (unsigned p = 0; p < paths; ++p) plan.rounds.push_back(1 + 3 * p);
-  plan.divergence = divergence;
-  return plan;
-}
 
 /// The synthetic table's row arranged as @p arrangement (its trait).
 const DivergeStage<Synthetic>& stage_arranged(Arrangement arrangement) {
@@ -66,46 +43,13 @@ const DivergeStage<Synthetic>& stage_arranged(Arrangement arrangement) {
 }  // namespace
 
 TEST_CASE("synthetic: every row equals the reference at every edge size, from sorted to fully mixed") {
-  for (std::size_t n : kSizes)
-    for (double divergence : {0.0, 0.5, 1.0}) {
-      const std::uint64_t seed = fresh_seed();
-      CAPTURE(n);
-      CAPTURE(divergence);
-      CAPTURE(seed);
-      const Plan plan = synthetic_plan(4, divergence);
-      DivergeProblem<Synthetic> problem(synthetic_work(plan), synthetic_input(n, 4, divergence, seed), 1);
-      check_rows(problem, n == 100003);
-    }
+  check_synthetic_edge_sizes(divergence_chapter_rows());
 }
 
-TEST_CASE("synthetic: one path, and 2 to 8 paths") {
-  for (unsigned paths = 1; paths <= kMaxPaths; ++paths) {
-    const std::uint64_t seed = fresh_seed();
-    CAPTURE(paths);
-    CAPTURE(seed);
-    const Plan plan = synthetic_plan(paths, 1.0);
-    DivergeProblem<Synthetic> problem(synthetic_work(plan), synthetic_input(4099, paths, 1.0, seed), 1);
-    check_rows(problem, false);
-  }
-}
+TEST_CASE("synthetic: one path, and 2 to 8 paths") { check_synthetic_paths(divergence_chapter_rows()); }
 
 TEST_CASE("mutation: every row equals the reference over 1 to 3 generations, at rates 0, 10 % and 100 %") {
-  for (std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{100003}})
-    for (unsigned steps : {1u, 2u, 3u})
-      for (double rate : {0.0, 0.1, 1.0}) {
-        const std::uint64_t seed = fresh_seed();
-        CAPTURE(n);
-        CAPTURE(steps);
-        CAPTURE(rate);
-        CAPTURE(seed);
-        Plan plan;
-        plan.workload = WorkloadKind::mutation;
-        plan.mutation_rate = rate;
-        plan.mutation_rounds = 16;
-        plan.steps = steps;
-        DivergeProblem<Mutation> problem(mutation_work(plan, seed), random_population(n, seed), steps);
-        check_rows(problem, n == 100003 && steps == 3);
-      }
+  check_mutation_generations(divergence_chapter_rows());
 }
 
 TEST_CASE("the partial remap moves nothing on sorted input and exactly the divergent warps' elements otherwise") {
@@ -120,7 +64,7 @@ TEST_CASE("the partial remap moves nothing on sorted input and exactly the diver
     const std::size_t expected = partial_moves(paths_of(work, input, 0)).size();
     if (divergence == 0.0) CHECK(expected == 0);
     DivergeProblem<Synthetic> problem(work, input, 1);
-    check_row(stage_arranged(Arrangement::partial), stage_arranged(Arrangement::partial).shape, problem);
+    check_diverge_row(stage_arranged(Arrangement::partial), stage_arranged(Arrangement::partial).shape, problem);
     CHECK(problem.last_moved() == expected);
   }
 }
@@ -133,7 +77,7 @@ TEST_CASE("stage 8 remaps fully mixed input of different costs and leaves sorted
     CAPTURE(divergence);
     plan.divergence = divergence;
     DivergeProblem<Synthetic> problem(synthetic_work(plan), synthetic_input(1 << 18, 4, divergence, fresh_seed()), 1);
-    check_row(stage_arranged(Arrangement::sampled), stage_arranged(Arrangement::sampled).shape, problem);
+    check_diverge_row(stage_arranged(Arrangement::sampled), stage_arranged(Arrangement::sampled).shape, problem);
     CHECK(problem.controlled_remapped() == (divergence > 0));
   }
 }
