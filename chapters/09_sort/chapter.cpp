@@ -17,6 +17,12 @@
 namespace stepwise::sort {
 namespace {
 
+/// The checks no single option makes: --digit-bits changes radix rows only.
+void validate(Plan& plan, const CommonOptions&) {
+  if (plan.problem == Algorithm::merge && plan.digit_bits != 0)
+    throw UsageError("--digit-bits " + std::to_string(plan.digit_bits) + ": the merge table has no digits");
+}
+
 void add_options(ChapterCli& cli, Plan& plan) {
   CLI::App& app = cli.app();
   app.add_option("--problem", plan.problem, "Which sorts: radix (radix sorts, cub::DeviceRadixSort) or merge")
@@ -37,15 +43,21 @@ void add_options(ChapterCli& cli, Plan& plan) {
       ->check(parsed_by([](const std::string& text) { parse_input(text); }, "uniform|entropy:K|sorted|..."));
   CLI::Option* pairs = cli.add_flag("--pairs", plan.pairs, "Sort (key, int32 value) pairs instead of keys only");
   cli.option("--analyze")->excludes(pairs);
+  app.add_option("--digit-bits", plan.digit_bits,
+                 "Radix stages 2 and 3: the bits of a digit, 4 (16 digits, the default) or 8 (256 digits)")
+      ->check(CLI::IsMember({4, 8}));
 }
 
 /// The rows of @p plan's table as the host-only code reads them (the key type changes no row's
 /// name, shape or traits).
 std::vector<SortRow> rows_of(const Plan& plan) { return facts_of(sort_stages<std::uint32_t>(plan.problem)); }
 
-/// The passes a row makes over @p n keys of @p key_bits bits; 0 where the library decides.
-std::uint64_t passes_of(const SortTraits& traits, std::uint64_t n, int key_bits) {
-  if (traits.digit_bits > 0) return static_cast<std::uint64_t>((key_bits + traits.digit_bits - 1) / traits.digit_bits);
+/// The passes @p row makes over @p n keys of @p key_bits bits (with --digit-bits where it reads
+/// it); 0 where the library decides.
+std::uint64_t passes_of(const SortRow& row, const Plan& plan, std::uint64_t n, int key_bits) {
+  const SortTraits& traits = row.traits;
+  const int digit_bits = changed_by(row, "--digit-bits") && plan.digit_bits != 0 ? plan.digit_bits : traits.digit_bits;
+  if (digit_bits > 0) return static_cast<std::uint64_t>((key_bits + digit_bits - 1) / digit_bits);
   if (traits.first_run > 0) {
     std::uint64_t passes = 0;
     for (std::uint64_t run = static_cast<std::uint64_t>(traits.first_run); run < n; run *= 2) ++passes;
@@ -65,11 +77,13 @@ std::string analyze(const Plan& plan, const CommonOptions& options) {
   out << "  #  stage              passes  launches  key bytes moved\n";
   for (const SortRow& row : rows_of(plan)) {
     if (row.kind != RowKind::kernel) continue;  // the library chooses its own passes
-    const std::uint64_t passes = passes_of(row.traits, n, key_bits);
+    const std::uint64_t passes = passes_of(row, plan, n, key_bits);
     const std::uint64_t launches = passes * static_cast<std::uint64_t>(row.traits.launches_per_pass) +
                                    static_cast<std::uint64_t>(row.traits.launches_per_sort);
-    const double bytes = static_cast<double>(passes) * element * static_cast<double>(n) *
-                         (row.traits.key_reads_per_pass + row.traits.key_writes_per_pass);
+    const double bytes =
+        element * static_cast<double>(n) *
+        (static_cast<double>(passes) * (row.traits.key_reads_per_pass + row.traits.key_writes_per_pass) +
+         row.traits.key_reads_per_sort);
     out << std::setw(3) << row.number << "  " << std::left << std::setw(17) << row.name << std::right << std::setw(8)
         << passes << std::setw(10) << launches << "  " << format_bytes(bytes) << "\n";
   }
@@ -102,6 +116,7 @@ Chapter<Plan> chapter() {
     return info;
   };
   spec.add_options = add_options;
+  spec.validate = validate;
   spec.stages = [](const Plan& plan) { return describe(sort_stages<std::uint32_t>(plan.problem)); };
   spec.require_host_memory = [](const Plan& plan, const CommonOptions& options) {
     require_host_bytes(host_bytes(plan, options.n), n_as_given(options));

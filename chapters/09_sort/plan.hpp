@@ -25,6 +25,7 @@ struct Plan {
   KeyType key = KeyType::uint32;         ///< --key
   InputClass input;                      ///< --input
   bool pairs = false;                    ///< --pairs: an int32 value travels with each key
+  int digit_bits = 0;                    ///< --digit-bits (4 or 8) for the rows that read it; 0: each row's own
 };
 
 /// `uint32`, `int32`, `float32`, `uint64`.

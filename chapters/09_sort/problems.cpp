@@ -6,7 +6,9 @@ namespace stepwise::sort {
 
 template <class K>
 SortProblem<K>::SortProblem(std::size_t n, const Plan& plan, std::uint64_t seed)
-    : SortProblem(make_keys<K>(n, plan.input, seed), plan.pairs) {}
+    : SortProblem(make_keys<K>(n, plan.input, seed), plan.pairs) {
+  digit_bits_ = plan.digit_bits;
+}
 
 template <class K>
 SortProblem<K>::SortProblem(std::vector<K> keys, bool pairs)
@@ -58,6 +60,7 @@ void SortProblem<K>::launch(const SortStage<K>& stage, const LaunchShape& shape,
   args.values_in = values_.empty() ? nullptr : values_in_.data();
   args.values_out = values_.empty() ? nullptr : values_out_.data();
   args.n = keys_.size();
+  args.digit_bits = digit_bits_;
   stage.launch(args, workspace_, shape, stream);
 }
 

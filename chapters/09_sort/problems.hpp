@@ -26,6 +26,9 @@ class SortProblem final : public Problem {
   /// with @p pairs.
   SortProblem(std::vector<K> keys, bool pairs);
 
+  /// The digit bits passed to the rows that read --digit-bits (0: each row's own).
+  void set_digit_bits(int bits) { digit_bits_ = bits; }
+
   std::string element_type() const override;
   /// Read the keys (and values) once, write them once.
   double bytes_moved() const override;
@@ -48,6 +51,7 @@ class SortProblem final : public Problem {
   DeviceBuffer<K> keys_out_;
   DeviceBuffer<Value> values_out_;
   Workspace workspace_;
+  int digit_bits_ = 0;
 };
 
 }  // namespace stepwise::sort

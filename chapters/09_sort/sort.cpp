@@ -10,6 +10,9 @@ template <class K>
 const std::vector<SortStage<K>>& radix_stages() {
   static const std::vector<SortStage<K>> table = numbered<SortStage<K>>({
       radix_one_bit<K>(),         // stages/radix/01_one_bit.cu
+      radix_digits<K>(),          // stages/radix/02_digits.cu
+      radix_block_ranked<K>(),    // stages/radix/03_block_ranked.cu
+      radix_onesweep<K>(),        // stages/radix/04_onesweep.cu
       library_cub_radix<K>(),     // stages/radix/lib_cub_radix.cu
       library_thrust_radix<K>(),  // stages/radix/lib_thrust_sort.cu
   });

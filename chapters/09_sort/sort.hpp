@@ -32,6 +32,9 @@ struct SortArgs {
   const Value* values_in = nullptr;  ///< n values, or null for keys only
   Value* values_out = nullptr;       ///< n values of room with pairs, else null
   std::size_t n = 0;
+  /// The radix rows that read --digit-bits (StageInfo::options): the bits of a digit; 0: the
+  /// stage's own.
+  int digit_bits = 0;
 };
 
 /// What every row is called with: the operands, the scratch every row of a table shares (a
@@ -71,6 +74,12 @@ const std::vector<SortStage<K>>& sort_stages(Algorithm algorithm) {
 template <class K>
 SortStage<K> radix_one_bit();  ///< radix stage 1, stages/radix/01_one_bit.cu
 template <class K>
+SortStage<K> radix_digits();  ///< radix stage 2, stages/radix/02_digits.cu
+template <class K>
+SortStage<K> radix_block_ranked();  ///< radix stage 3, stages/radix/03_block_ranked.cu
+template <class K>
+SortStage<K> radix_onesweep();  ///< radix stage 4, stages/radix/04_onesweep.cu
+template <class K>
 SortStage<K> library_cub_radix();  ///< stages/radix/lib_cub_radix.cu
 template <class K>
 SortStage<K> library_thrust_radix();  ///< stages/radix/lib_thrust_sort.cu
@@ -89,8 +98,8 @@ template <class K>
 std::size_t cub_merge_temp_bytes(std::size_t n, bool pairs);
 
 /// The bytes the kernel rows may use past the second key and value buffer (counts and digit
-/// histograms per tile, look-back statuses): 2 bytes per key and 1 MiB.
-inline std::size_t kernel_scratch_bytes(std::size_t n) { return 2 * n + (std::size_t{1} << 20); }
+/// histograms per tile and their scan, look-back statuses): 4 bytes per key and 1 MiB.
+inline std::size_t kernel_scratch_bytes(std::size_t n) { return 4 * n + (std::size_t{1} << 20); }
 
 /// Rounds @p bytes up to the workspace's alignment for each piece (256 bytes).
 inline std::size_t aligned_bytes(std::size_t bytes) { return (bytes + 255) / 256 * 256; }

@@ -97,6 +97,33 @@ TEST_CASE_TEMPLATE("every shape of every --sweep sorts exactly", K, std::uint32_
   }
 }
 
+TEST_CASE_TEMPLATE("the rows that read --digit-bits sort exactly with 8-bit and 4-bit digits", K, std::uint32_t, float,
+                   std::uint64_t) {
+  int rows = 0;
+  for (int bits : {4, 8})
+    for (std::size_t n : {std::size_t{1}, std::size_t{4097}, (std::size_t{1} << 20) + 17}) {
+      const std::uint64_t seed = fresh_seed();
+      CAPTURE(bits);
+      CAPTURE(n);
+      CAPTURE(seed);
+      Plan plan;
+      plan.pairs = true;
+      plan.input = {InputClass::Kind::entropy, 2};
+      plan.digit_bits = bits;
+      SortProblem<K> problem(n, plan, seed);
+      for (const SortStage<K>& stage : rows_of<K>(Algorithm::radix)) {
+        if (!changed_by(stage, "--digit-bits")) continue;
+        CAPTURE(stage.name);
+        for (const LaunchShape& shape : stage.sweep) {
+          CAPTURE(describe(shape));
+          check_run(problem, stage, shape, nullptr);
+          ++rows;
+        }
+      }
+    }
+  CHECK(rows > 0);
+}
+
 TEST_CASE("float keys: -0.0 and +0.0 keep their input order, NaNs go to the ends by their sign") {
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();

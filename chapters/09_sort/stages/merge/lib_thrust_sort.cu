@@ -19,7 +19,8 @@ void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape&, c
   if (args.n == 0) return;
   STEPWISE_CUDA_CHECK(
       cudaMemcpyAsync(args.keys_out, args.keys_in, args.n * sizeof(K), cudaMemcpyDeviceToDevice, stream));
-  WorkspaceAllocator allocator(workspace);
+  std::size_t used = 0;
+  WorkspaceAllocator allocator(workspace, used);
   const auto policy = thrust::cuda::par_nosync(allocator).on(stream);
   if (args.values_in != nullptr) {
     STEPWISE_CUDA_CHECK(
