@@ -1,5 +1,6 @@
 #include "problems.hpp"
 
+#include <cstring>
 #include <utility>
 
 namespace stepwise::sort {
@@ -44,7 +45,12 @@ void SortProblem<K>::poison_output() {
 
 template <class K>
 Check SortProblem<K>::check_output() {
-  return check_sorted(keys_out_.download(), values_out_.download(), reference_);
+  const Check sorted = check_sorted(keys_out_.download(), values_out_.download(), reference_);
+  if (!sorted.passed) return sorted;
+  const std::vector<K> keys_after = keys_in_.download();
+  if (std::memcmp(keys_after.data(), keys_.data(), keys_.size() * sizeof(K)) != 0 || values_in_.download() != values_)
+    return {false, "the input keys or values were modified"};
+  return sorted;
 }
 
 template <class K>

@@ -33,6 +33,7 @@ class SortProblem final : public Problem {
   /// Read the keys (and values) once, write them once.
   double bytes_moved() const override;
   void poison_output() override;
+  /// The output against the reference (check_sorted), and the input as it was drawn.
   Check check_output() override;
   void run_cpu_reference() override;
 

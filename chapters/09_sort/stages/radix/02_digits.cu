@@ -1,16 +1,17 @@
-// Radix stage 2, digits: three kernels per pass over 4-bit digits (Satish, Harris & Garland 2009).
+// Radix stage 2, digits: count, scan and scatter per pass over 4-bit digits (Satish, Harris & Garland 2009).
 //
 // Changed from stage 1: each pass sorts by a digit of 4 bits instead of one bit, so 32-bit keys
-// take 8 passes instead of 32, and 64-bit keys 16 instead of 64. A pass is three kernels: each
-// tile counts its 16 digits, one exclusive scan of all the counts, laid out digit-major (all the
+// take 8 passes instead of 32, and 64-bit keys 16 instead of 64. A pass is three steps: each
+// tile counts its 16 digits; one exclusive scan of all the counts, laid out digit-major (all the
 // tiles' counts of digit 0, then of digit 1, ...), gives each (digit, tile) the first place of
-// its keys in the output (here CUB's single-pass scan: the scan itself is chapter 02's subject),
-// and the scatter kernel places each key at that offset plus its rank among the tile's keys of
-// its digit. The rank comes from a round of __match_any_sync per NT keys (the lanes with the same
-// digit) and a counter per warp and digit (TileDigitRanks in radix.cuh), so equal digits keep
-// their input order and the sort stays stable. Each key is read twice and written once per pass,
-// as in stage 1, but over a quarter of the passes; the writes are scattered: the 32 keys of a
-// warp go to up to 16 places (stage 3 groups them). --digit-bits 8 takes 4 passes of 256 digits.
+// its keys in the output (CUB's single-pass scan, two small kernels: scans are chapter 02's
+// subject); and the scatter kernel places each key at that offset plus its rank among the
+// tile's keys of its digit. The rank comes from a round of __match_any_sync per NT keys (the
+// lanes with the same digit) and a counter per warp and digit (TileDigitRanks in radix.cuh), so
+// equal digits keep their input order and the sort stays stable. Each key is read twice and
+// written once per pass, as in stage 1, but over a quarter of the passes; the writes are
+// scattered: the 32 keys of a warp go to up to 16 places (stage 3 groups them). --digit-bits 8
+// takes 4 passes of 256 digits.
 #include "host/dispatch.hpp"
 #include "radix_passes.cuh"
 

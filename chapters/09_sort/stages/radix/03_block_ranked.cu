@@ -7,8 +7,8 @@
 // the 32 keys of a warp go to up to 16 places, each a separate 32-byte sector write; here a
 // warp's writes fall in one or two runs, and the tile's 16 runs (4-bit digits) are each written
 // with whole sectors. The keys are read as often as in stage 2; what changes is the write
-// traffic the scattered stores wasted, which the README measures with ncu's sectors per store
-// request. Same passes, same counts and scan as stage 2.
+// traffic the scattered stores wasted, which ncu's store sectors per request measure. Same passes, same counts and scan
+// as stage 2.
 #include "host/dispatch.hpp"
 #include "radix_passes.cuh"
 
