@@ -126,6 +126,7 @@ struct DigitTile {
                                     std::size_t first, int tile_count, int shift, Storage& storage) {
     count = tile_count;
     Ranks::begin(storage.ranks);
+#pragma unroll
     for (int j = 0; j < VT; ++j) {
       const int local = j * NT + threadIdx.x;
       const bool valid = local < tile_count;

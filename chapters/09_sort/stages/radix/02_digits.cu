@@ -29,6 +29,7 @@ __global__ void __launch_bounds__(NT)
   __shared__ typename Ranks::Storage storage;
   Ranks::begin(storage);
   const std::size_t first = static_cast<std::size_t>(blockIdx.x) * NT * VT;
+#pragma unroll
   for (int j = 0; j < VT; ++j) {
     const std::size_t i = first + static_cast<std::size_t>(j) * NT + threadIdx.x;
     const bool valid = i < n;
