@@ -83,7 +83,7 @@ std::string analyze(const Plan& plan, const CommonOptions& options) {
     const double bytes =
         element * static_cast<double>(n) *
         (static_cast<double>(passes) * (row.traits.key_reads_per_pass + row.traits.key_writes_per_pass) +
-         row.traits.key_reads_per_sort);
+         row.traits.key_reads_per_sort + row.traits.key_writes_per_sort);
     out << std::setw(3) << row.number << "  " << std::left << std::setw(17) << row.name << std::right << std::setw(8)
         << passes << std::setw(10) << launches << "  " << format_bytes(bytes) << "\n";
   }

@@ -22,9 +22,11 @@ const std::vector<SortStage<K>>& radix_stages() {
 template <class K>
 const std::vector<SortStage<K>>& merge_stages() {
   static const std::vector<SortStage<K>> table = numbered<SortStage<K>>({
-      merge_pairwise<K>(),        // stages/merge/01_pairwise.cu
-      library_cub_merge<K>(),     // stages/merge/lib_cub_merge.cu
-      library_thrust_merge<K>(),  // stages/merge/lib_thrust_sort.cu
+      merge_pairwise<K>(),               // stages/merge/01_pairwise.cu
+      merge_block_sort_merge_path<K>(),  // stages/merge/02_block_sort_merge_path.cu
+      merge_tuned<K>(),                  // stages/merge/03_tuned.cu
+      library_cub_merge<K>(),            // stages/merge/lib_cub_merge.cu
+      library_thrust_merge<K>(),         // stages/merge/lib_thrust_sort.cu
   });
   return table;
 }

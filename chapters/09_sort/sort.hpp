@@ -86,6 +86,10 @@ SortStage<K> library_thrust_radix();  ///< stages/radix/lib_thrust_sort.cu
 template <class K>
 SortStage<K> merge_pairwise();  ///< merge stage 1, stages/merge/01_pairwise.cu
 template <class K>
+SortStage<K> merge_block_sort_merge_path();  ///< merge stage 2, stages/merge/02_block_sort_merge_path.cu
+template <class K>
+SortStage<K> merge_tuned();  ///< merge stage 3, stages/merge/03_tuned.cu
+template <class K>
 SortStage<K> library_cub_merge();  ///< stages/merge/lib_cub_merge.cu
 template <class K>
 SortStage<K> library_thrust_merge();  ///< stages/merge/lib_thrust_sort.cu

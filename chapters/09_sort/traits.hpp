@@ -28,6 +28,8 @@ struct SortTraits {
   double key_writes_per_pass = 0.0;
   /// Reads of the keys once per sort, outside the passes (Onesweep's histogram kernel: 1).
   double key_reads_per_sort = 0.0;
+  /// Writes of the keys once per sort, outside the passes (a merge sort's block sort: 1).
+  double key_writes_per_sort = 0.0;
   /// Kernels launched per pass (and, for Onesweep, once per sort: launches_per_sort).
   int launches_per_pass = 0;
   int launches_per_sort = 0;
