@@ -1,7 +1,8 @@
 /// @file radix.cuh
 /// Device pieces the radix stages share: the one-block exclusive scan of per-tile counts that
 /// the multi-kernel passes run between their count and scatter kernels, the digit counts of a
-/// tile, and the ranking of a tile's keys by digit.
+/// tile, the ranking of a tile's keys by digit, and the Onesweep stages' (4 and 5) histogram of
+/// every pass and scan of each pass's digit starts.
 #pragma once
 
 #include <cstddef>
