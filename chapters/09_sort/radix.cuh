@@ -1,7 +1,8 @@
 /// @file radix.cuh
 /// Device pieces the radix stages share: the one-block exclusive scan of per-tile counts that
 /// the multi-kernel passes run between their count and scatter kernels, the digit counts of a
-/// tile, and the ranking of a tile's keys by digit.
+/// tile, the ranking of a tile's keys by digit, and the Onesweep stages' (4 and 5) histogram of
+/// every pass and scan of each pass's digit starts.
 #pragma once
 
 #include <cstddef>
@@ -184,6 +185,45 @@ __global__ void __launch_bounds__(NT)
   __syncthreads();
   for (int d = threadIdx.x; d < RADIX; d += NT)
     counts[static_cast<std::size_t>(d) * gridDim.x + blockIdx.x] = histogram[d];
+}
+
+/// Onesweep's digits (radix stages 4 and 5): 8 bits, 256 digit values.
+inline constexpr int kOnesweepBits = 8;
+inline constexpr int kOnesweepRadix = 1 << kOnesweepBits;
+
+/// Counts the digits of every pass over the keys: each block counts in shared memory, then adds
+/// its counts to @p histograms[pass][digit].
+template <int NT, class K>
+__global__ void __launch_bounds__(NT)
+    count_all_digits(const K* __restrict__ keys, std::size_t n, unsigned long long* __restrict__ histograms) {
+  constexpr int kPasses = (kKeyBits<K> + kOnesweepBits - 1) / kOnesweepBits;
+  __shared__ unsigned counts[kPasses][kOnesweepRadix];
+  for (int i = threadIdx.x; i < kPasses * kOnesweepRadix; i += NT) (&counts[0][0])[i] = 0;
+  __syncthreads();
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * NT;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * NT + threadIdx.x; i < n; i += stride) {
+    const OrderedBits<K> bits = ordered_bits(keys[i]);
+#pragma unroll
+    for (int pass = 0; pass < kPasses; ++pass)
+      atomicAdd(&counts[pass][digit(bits, pass * kOnesweepBits, kOnesweepBits)], 1u);
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < kPasses * kOnesweepRadix; i += NT) {
+    const unsigned count = (&counts[0][0])[i];
+    if (count != 0) atomicAdd(&histograms[i], static_cast<unsigned long long>(count));
+  }
+}
+
+/// One block of RADIX threads per pass scans its RADIX digit counts in place into where each
+/// digit starts.
+template <int RADIX>
+__global__ void __launch_bounds__(RADIX) scan_digit_starts(unsigned long long* __restrict__ histograms) {
+  using Scan = BlockScan<RADIX, Plus<unsigned long long>>;
+  __shared__ typename Scan::Storage storage;
+  unsigned long long* pass = histograms + static_cast<std::size_t>(blockIdx.x) * RADIX;
+  unsigned long long total = 0;
+  const unsigned long long start = Scan::exclusive_scan(pass[threadIdx.x], total, storage, Plus<unsigned long long>{});
+  pass[threadIdx.x] = start;
 }
 
 }  // namespace stepwise::sort

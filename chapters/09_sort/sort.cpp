@@ -13,6 +13,7 @@ const std::vector<SortStage<K>>& radix_stages() {
       radix_digits<K>(),          // stages/radix/02_digits.cu
       radix_block_ranked<K>(),    // stages/radix/03_block_ranked.cu
       radix_onesweep<K>(),        // stages/radix/04_onesweep.cu
+      radix_tuned<K>(),           // stages/radix/05_tuned.cu
       library_cub_radix<K>(),     // stages/radix/lib_cub_radix.cu
       library_thrust_radix<K>(),  // stages/radix/lib_thrust_sort.cu
   });

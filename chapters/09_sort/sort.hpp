@@ -80,6 +80,8 @@ SortStage<K> radix_block_ranked();  ///< radix stage 3, stages/radix/03_block_ra
 template <class K>
 SortStage<K> radix_onesweep();  ///< radix stage 4, stages/radix/04_onesweep.cu
 template <class K>
+SortStage<K> radix_tuned();  ///< radix stage 5, stages/radix/05_tuned.cu
+template <class K>
 SortStage<K> library_cub_radix();  ///< stages/radix/lib_cub_radix.cu
 template <class K>
 SortStage<K> library_thrust_radix();  ///< stages/radix/lib_thrust_sort.cu

@@ -259,3 +259,28 @@ TEST_CASE("--analyze counts each kernel row's passes, launches and bytes from it
   CHECK(merge.out.find("pairwise") != std::string::npos);
   CHECK(merge.out.find(" 11 ") != std::string::npos);  // runs of 1 to 2048 > 1025: 11 passes
 }
+
+TEST_CASE_TEMPLATE("radix stage 5: its default tile is among its sweep, and each variant undoes one change", K,
+                   std::uint32_t, std::uint64_t) {
+  const std::vector<SortStage<K>>& table = radix_stages<K>();
+  const auto tuned = std::find_if(table.begin(), table.end(), [](const SortStage<K>& s) { return s.number == 5; });
+  REQUIRE(tuned != table.end());
+  CHECK(tuned->name == "tuned");
+  CHECK(shapes_by_n_problem(*tuned).empty());
+  CHECK(std::find(tuned->sweep.begin(), tuned->sweep.end(), tuned->shape) != tuned->sweep.end());
+  // Tiles of more keys than shared memory holds are left out of the sweep: 384 x 16 keys of 8 bytes
+  // is 48 KiB of keys alone.
+  const bool has_384x16 =
+      std::find(tuned->sweep.begin(), tuned->sweep.end(), LaunchShape{384, 16, 0}) != tuned->sweep.end();
+  CHECK(has_384x16 == (sizeof(K) == 4));
+  std::set<std::string> changes;
+  for (const SortStage<K>& variant : tuned->variants) {
+    CAPTURE(variant.variant);
+    CHECK_FALSE(variant.variant.empty());
+    CHECK(variant.sweep.empty());
+    CHECK((variant.launch != nullptr));
+    CHECK(std::find(tuned->sweep.begin(), tuned->sweep.end(), variant.shape) != tuned->sweep.end());
+    changes.insert(variant.variant);
+  }
+  CHECK(changes == std::set<std::string>{"early counts", "warp ranking", "tile"});
+}

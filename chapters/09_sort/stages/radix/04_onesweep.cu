@@ -28,38 +28,6 @@ constexpr int kRadix = 256;
 constexpr int kBits = 8;
 constexpr unsigned kBackoffNs = 64;
 
-/// Counts the digits of every pass over the keys: each block counts in shared memory, then adds
-/// its counts to @p histograms[pass][digit].
-template <int NT, class K>
-__global__ void __launch_bounds__(NT)
-    count_all_digits(const K* __restrict__ keys, std::size_t n, unsigned long long* __restrict__ histograms) {
-  constexpr int kPasses = (kKeyBits<K> + kBits - 1) / kBits;
-  __shared__ unsigned counts[kPasses][kRadix];
-  for (int i = threadIdx.x; i < kPasses * kRadix; i += NT) (&counts[0][0])[i] = 0;
-  __syncthreads();
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * NT;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * NT + threadIdx.x; i < n; i += stride) {
-    const OrderedBits<K> bits = ordered_bits(keys[i]);
-#pragma unroll
-    for (int pass = 0; pass < kPasses; ++pass) atomicAdd(&counts[pass][digit(bits, pass * kBits, kBits)], 1u);
-  }
-  __syncthreads();
-  for (int i = threadIdx.x; i < kPasses * kRadix; i += NT) {
-    const unsigned count = (&counts[0][0])[i];
-    if (count != 0) atomicAdd(&histograms[i], static_cast<unsigned long long>(count));
-  }
-}
-
-/// One block per pass scans its 256 digit counts in place into where each digit starts.
-__global__ void __launch_bounds__(kRadix) scan_digit_starts(unsigned long long* __restrict__ histograms) {
-  using Scan = BlockScan<kRadix, Plus<unsigned long long>>;
-  __shared__ typename Scan::Storage storage;
-  unsigned long long* pass = histograms + static_cast<std::size_t>(blockIdx.x) * kRadix;
-  unsigned long long total = 0;
-  const unsigned long long start = Scan::exclusive_scan(pass[threadIdx.x], total, storage, Plus<unsigned long long>{});
-  pass[threadIdx.x] = start;
-}
-
 /// One digit pass: tiles in ticket order, ranked by digit, their digit offsets chained by a
 /// look-back per digit, sorted in shared memory and written in runs.
 template <int VT, class K>
@@ -112,7 +80,7 @@ void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& sh
     STEPWISE_CUDA_CHECK(cudaMemsetAsync(histograms, 0, histogram_bytes, stream));
     count_all_digits<kRadix><<<resident_grid(shape), kRadix, 0, stream>>>(args.keys_in, args.n, histograms);
     STEPWISE_CHECK_LAUNCH();
-    scan_digit_starts<<<kPasses, kRadix, 0, stream>>>(histograms);
+    scan_digit_starts<kRadix><<<kPasses, kRadix, 0, stream>>>(histograms);
     STEPWISE_CHECK_LAUNCH();
     const unsigned grid = grid_of(tiles);
     for_each_pass(args, scratch, kPasses, stream,
