@@ -1,7 +1,7 @@
 // Radix stage 5, tuned Onesweep: the tile publishes its digit counts before it ranks, each warp
 // ranks its own slice of the tile without block barriers, and tiles are larger.
 //
-// Changed from stage 4, three things, each a variant row that undoes it:
+// Changed from stage 4, four things, each a variant row that undoes it:
 // - Early counts. Stage 4 publishes a tile's count of each digit only after the whole tile is
 //   ranked, so the next tile's look-back waits on this tile's ranking and the chain of tiles
 //   moves at the speed of ranking. Here the tile counts its digits with shared-memory atomics
@@ -20,6 +20,12 @@
 //   384 x 16 keys the runs are two or three times as long, the per-tile costs (ticket, look-back,
 //   barriers) are paid for twice as many keys, and there are fewer statuses to clear and walk.
 //   Each key size has its own tile (8-byte keys fill shared memory sooner), one of --sweep's.
+// - Three blocks per SM. Left to itself the compiler gives the pass kernel of the default tile
+//   75 (4-byte keys, 384 threads) or 100 (8-byte keys, 256 threads) registers a thread, so two
+//   blocks fit an SM. A tile spends much of its time waiting: on its loads, on barriers, on the
+//   look-back of its predecessors. __launch_bounds__ asks for three blocks, a third more warps
+//   to cover those waits; the price is a few spilled registers (16 to 48 bytes of stack a
+//   thread), and the variant row (two blocks, as the compiler chose) weighs the two.
 // The histogram kernel and the digit starts are stage 4's; the write-out is stage 4's too: the
 // tile sorted by digit in shared memory, then written with consecutive threads on consecutive
 // places of a digit's run. Values are loaded only when the keys' places are known, and go
@@ -67,11 +73,21 @@ struct TunedStorage {
 template <int NT, int VT, class K>
 constexpr bool kFits = sizeof(TunedStorage<NT, VT, K>) <= kStaticSharedBytes;
 
+/// Blocks per SM that tuned_pass asks the compiler to fit, through __launch_bounds__'s second
+/// argument. For tiles of up to 16 keys a thread: three (kOccupancy), a budget of 65536 / (3 x NT)
+/// registers a thread, 56 at 384 threads and 85 at 256; or two (the variant), which is what the
+/// compiler chose by itself for the default tiles (75 registers for 384 x 16 four-byte keys, 100
+/// for 256 x 16 eight-byte keys). Larger tiles need more registers: one.
+template <int NT, int VT, bool kOccupancy>
+constexpr int kPassBlocks = VT > 16      ? 1
+                            : kOccupancy ? 3
+                                         : 2;
+
 /// One digit pass. kEarly: publish the tile's counts before ranking (else after, as stage 4).
 /// kWarpRank: warp-striped load and one ranking sweep per warp (else stage 4's rounds of NT
 /// consecutive keys, TileDigitRanks).
-template <int NT, int VT, class K, bool kEarly, bool kWarpRank>
-__global__ void __launch_bounds__(NT)
+template <int NT, int VT, class K, bool kEarly, bool kWarpRank, bool kOccupancy>
+__global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
     tuned_pass(const K* __restrict__ keys_in, const Value* __restrict__ values_in, K* __restrict__ keys_out,
                Value* __restrict__ values_out, std::size_t n, int shift,
                const unsigned long long* __restrict__ digit_starts, unsigned* ticket_counter,
@@ -202,8 +218,8 @@ __global__ void __launch_bounds__(NT)
 }
 
 /// Enqueues the sort: the histogram of every pass, the digit starts, then per pass the status
-/// clear and tuned_pass<NT, VT, K, kEarly, kWarpRank>.
-template <int NT, int VT, class K, bool kEarly, bool kWarpRank>
+/// clear and tuned_pass<NT, VT, K, kEarly, kWarpRank, kOccupancy>.
+template <int NT, int VT, class K, bool kEarly, bool kWarpRank, bool kOccupancy>
 void run_passes(const SortArgs<K>& args, Workspace& workspace, cudaStream_t stream) {
   const SortScratch<K> scratch = carve_scratch(workspace, args);
   constexpr int kPasses = (kKeyBits<K> + kBits - 1) / kBits;
@@ -228,7 +244,7 @@ void run_passes(const SortArgs<K>& args, Workspace& workspace, cudaStream_t stre
   for_each_pass(args, scratch, kPasses, stream,
                 [&](const K* keys_in, const Value* values_in, K* keys_out, Value* values_out, int pass) {
                   STEPWISE_CUDA_CHECK(cudaMemsetAsync(lookback, 0, layout.clear_bytes, stream));
-                  tuned_pass<NT, VT, K, kEarly, kWarpRank><<<grid, NT, 0, stream>>>(
+                  tuned_pass<NT, VT, K, kEarly, kWarpRank, kOccupancy><<<grid, NT, 0, stream>>>(
                       keys_in, values_in, keys_out, values_out, args.n, pass * kBits,
                       histograms + static_cast<std::size_t>(pass) * kRadix, ticket_counter, status);
                   STEPWISE_CHECK_LAUNCH();
@@ -255,8 +271,8 @@ std::vector<LaunchShape> tile_shapes() {
 }
 
 /// The stage's launcher, at every shape of tile_shapes() (kAllShapes) or only at the default
-/// shape (the variants that undo early counts or warp ranking).
-template <class K, bool kEarly, bool kWarpRank, bool kAllShapes>
+/// shape (the variants that undo early counts, warp ranking or the occupancy bound).
+template <class K, bool kEarly, bool kWarpRank, bool kOccupancy, bool kAllShapes>
 void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
   if constexpr (kAllShapes) {
@@ -264,7 +280,7 @@ void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& sh
       constexpr int NT = decltype(nt)::value;
       constexpr int VT = decltype(vt)::value;
       if constexpr (kFits<NT, VT, K>)
-        run_passes<NT, VT, K, kEarly, kWarpRank>(args, workspace, stream);
+        run_passes<NT, VT, K, kEarly, kWarpRank, kOccupancy>(args, workspace, stream);
       else
         throw std::invalid_argument("tuned onesweep: a tile of " + std::to_string(NT) + " x " + std::to_string(VT) +
                                     " keys does not fit shared memory");
@@ -274,7 +290,7 @@ void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& sh
     if (shape.threads != kDefault.threads || shape.items != kDefault.items)
       throw std::invalid_argument("tuned onesweep variants run at the stage's default shape only, " +
                                   describe(kDefault));
-    run_passes<kDefault.threads, kDefault.items, K, kEarly, kWarpRank>(args, workspace, stream);
+    run_passes<kDefault.threads, kDefault.items, K, kEarly, kWarpRank, kOccupancy>(args, workspace, stream);
   }
 }
 
@@ -284,10 +300,12 @@ template <class K>
 SortStage<K> radix_tuned() {
   SortStage<K> stage;
   stage.name = "tuned";
-  stage.lesson = "counts published before ranking, each warp ranks its own slice with no barrier, bigger tiles";
+  stage.lesson =
+      "counts published before ranking, each warp ranks its own slice with no barrier, bigger tiles, three blocks "
+      "per SM";
   stage.shape = default_shape<K>();
   stage.sweep = tile_shapes<K>();
-  stage.launch = launch<K, true, true, true>;
+  stage.launch = launch<K, true, true, true, true>;
   stage.traits.algorithm = Algorithm::radix;
   stage.traits.digit_bits = kBits;
   stage.traits.key_reads_per_pass = 1.0;  // the pass kernel
@@ -297,10 +315,12 @@ SortStage<K> radix_tuned() {
   stage.traits.launches_per_sort = 3;  // the histogram clear, the histogram kernel, the scan of the digit starts
   stage.variants = {
       variant_of(stage, "early counts", "the tile publishes its digit counts only once it is ranked, as stage 4",
-                 launch<K, false, true, false>),
+                 launch<K, false, true, true, false>),
       variant_of(stage, "warp ranking", "stage 4's ranking: block-striped rounds of NT keys, four barriers per round",
-                 launch<K, true, false, false>),
-      variant_of(stage, "tile", "stage 4's tile, 256 x 8 keys", launch<K, true, true, true>),
+                 launch<K, true, false, true, false>),
+      variant_of(stage, "tile", "stage 4's tile, 256 x 8 keys", launch<K, true, true, true, true>),
+      variant_of(stage, "occupancy", "registers left to the compiler: two blocks of the default tile per SM, not three",
+                 launch<K, true, true, false, false>),
   };
   stage.variants.back().shape = LaunchShape{256, 8, 0};
   return stage;
