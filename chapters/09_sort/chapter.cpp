@@ -48,9 +48,12 @@ void add_options(ChapterCli& cli, Plan& plan) {
       ->check(CLI::IsMember({4, 8}));
 }
 
-/// The rows of @p plan's table as the host-only code reads them (the key type changes no row's
-/// name, shape or traits).
-std::vector<SortRow> rows_of(const Plan& plan) { return facts_of(sort_stages<std::uint32_t>(plan.problem)); }
+/// The rows of @p plan's table as the host-only code reads them: a row's shape and traits depend
+/// on the key's size only (merge stage 3's tile), so the 4- or 8-byte unsigned key stands for it.
+std::vector<SortRow> rows_of(const Plan& plan) {
+  if (key_bytes(plan.key) == 8) return facts_of(sort_stages<std::uint64_t>(plan.problem));
+  return facts_of(sort_stages<std::uint32_t>(plan.problem));
+}
 
 /// The passes @p row makes over @p n keys of @p key_bits bits (with --digit-bits where it reads
 /// it); 0 where the library decides.
@@ -117,7 +120,10 @@ Chapter<Plan> chapter() {
   };
   spec.add_options = add_options;
   spec.validate = validate;
-  spec.stages = [](const Plan& plan) { return describe(sort_stages<std::uint32_t>(plan.problem)); };
+  spec.stages = [](const Plan& plan) {
+    if (key_bytes(plan.key) == 8) return describe(sort_stages<std::uint64_t>(plan.problem));
+    return describe(sort_stages<std::uint32_t>(plan.problem));
+  };
   spec.require_host_memory = [](const Plan& plan, const CommonOptions& options) {
     require_host_bytes(host_bytes(plan, options.n), n_as_given(options));
   };

@@ -284,3 +284,27 @@ TEST_CASE_TEMPLATE("radix stage 5: its default tile is among its sweep, and each
   }
   CHECK(changes == std::set<std::string>{"early counts", "warp ranking", "tile", "occupancy"});
 }
+
+TEST_CASE_TEMPLATE("merge stage 3: its default tile is among its sweep, and each variant undoes one change", K,
+                   std::uint32_t, std::uint64_t) {
+  const std::vector<SortStage<K>>& table = merge_stages<K>();
+  const auto tuned = std::find_if(table.begin(), table.end(), [](const SortStage<K>& s) { return s.number == 3; });
+  REQUIRE(tuned != table.end());
+  CHECK(tuned->name == "tuned");
+  CHECK(std::find(tuned->sweep.begin(), tuned->sweep.end(), tuned->shape) != tuned->sweep.end());
+  CHECK(tuned->traits.first_run == tuned->shape.threads * tuned->shape.items);
+  // 256 x 17 pairs of 8-byte keys need 52 KiB of shared memory: left out of the sweep.
+  const bool has_256x17 =
+      std::find(tuned->sweep.begin(), tuned->sweep.end(), LaunchShape{256, 17, 0}) != tuned->sweep.end();
+  CHECK(has_256x17 == (sizeof(K) == 4));
+  std::set<std::string> changes;
+  for (const SortStage<K>& variant : tuned->variants) {
+    CAPTURE(variant.variant);
+    CHECK(variant.sweep.empty());
+    CHECK((variant.launch != nullptr));
+    CHECK(std::find(tuned->sweep.begin(), tuned->sweep.end(), variant.shape) != tuned->sweep.end());
+    CHECK(variant.traits.first_run == variant.shape.threads * variant.shape.items);
+    changes.insert(variant.variant);
+  }
+  CHECK(changes == std::set<std::string>{"warp searches", "tile"});
+}
