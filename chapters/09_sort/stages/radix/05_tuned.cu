@@ -322,7 +322,7 @@ SortStage<K> radix_tuned() {
       variant_of(stage, "occupancy", "registers left to the compiler: two blocks of the default tile per SM, not three",
                  launch<K, true, true, false, false>),
   };
-  stage.variants.back().shape = LaunchShape{256, 8, 0};
+  stage.variants[2].shape = LaunchShape{256, 8, 0};  // the tile row
   return stage;
 }
 
