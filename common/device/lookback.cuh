@@ -3,7 +3,8 @@
 /// Look-back", 2016): how a tile learns the reduction of every tile before it without a
 /// second pass. Each tile publishes its own aggregate as soon as it has it, then looks back
 /// over its predecessors' statuses until it finds an inclusive prefix, and publishes its own
-/// inclusive prefix for the tiles behind it. Used by the single-pass scan and by compaction.
+/// inclusive prefix for the tiles behind it. Used by the single-pass scan, by compaction and by
+/// the Onesweep radix sort (a look-back per digit, look_back_column).
 #pragma once
 
 #include <cuda/atomic>
@@ -141,6 +142,35 @@ __device__ typename Op::value_type look_back(const Status& status, std::size_t t
     if (inclusive_lanes != 0) return prefix;
     window_end -= 32;
   }
+}
+
+/// The look-back by one thread, for counts published at @p index - @p stride, @p index - 2
+/// @p stride, ... (earlier tiles of one column of a tile x column status table: Onesweep's radix
+/// passes keep a column per digit, and each of a tile's threads looks back along its own digit).
+/// It walks back one predecessor at a time, adding aggregates, until it reaches an inclusive
+/// prefix or the table's start, and returns the sum: the exclusive prefix of the tile's entry.
+/// A predecessor that has published nothing is polled again after @p backoff_ns (doubling up
+/// to 8x; 0 spins). Every predecessor publishes its aggregate without waiting, and holds a
+/// smaller ticket, so the spin always ends.
+__device__ inline unsigned long long look_back_column(const PackedCountStatus& status, std::size_t index,
+                                                      std::size_t stride, unsigned backoff_ns) {
+  unsigned long long prefix = 0;
+  while (index >= stride) {
+    index -= stride;
+    unsigned long long count = 0;
+    TileFlag flag = status.read(index, count);
+    unsigned delay_ns = backoff_ns;
+    while (flag == kTileInvalid) {
+      if (delay_ns != 0) {
+        __nanosleep(delay_ns);
+        delay_ns = delay_ns < 8 * backoff_ns ? 2 * delay_ns : delay_ns;
+      }
+      flag = status.read(index, count);
+    }
+    prefix += count;
+    if (flag == kTileInclusive) break;
+  }
+  return prefix;
 }
 
 }  // namespace stepwise

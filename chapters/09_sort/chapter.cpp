@@ -1,0 +1,156 @@
+// Chapter 09's spec: its options bound to the plan, the table of the plan's problem, --analyze
+// and the run.
+#include "chapter.hpp"
+
+#include <iomanip>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "host/host_memory.hpp"
+#include "host/mode_options.hpp"
+#include "host/sizes.hpp"
+#include "problems.hpp"
+#include "sort.hpp"
+
+namespace stepwise::sort {
+namespace {
+
+/// The checks no single option makes: --digit-bits changes radix rows only.
+void validate(Plan& plan, const CommonOptions&) {
+  if (plan.problem == Algorithm::merge && plan.digit_bits != 0)
+    throw UsageError("--digit-bits " + std::to_string(plan.digit_bits) + ": the merge table has no digits");
+}
+
+void add_options(ChapterCli& cli, Plan& plan) {
+  CLI::App& app = cli.app();
+  app.add_option("--problem", plan.problem, "Which sorts: radix (radix sorts, cub::DeviceRadixSort) or merge")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, Algorithm>{{"radix", Algorithm::radix}, {"merge", Algorithm::merge}}))
+      ->default_str("radix");
+  app.add_option("--key", plan.key, "Key type: uint32, int32, float32 or uint64")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, KeyType>{{"uint32", KeyType::uint32},
+                                                                         {"int32", KeyType::int32},
+                                                                         {"float32", KeyType::float32},
+                                                                         {"uint64", KeyType::uint64}}))
+      ->default_str("uint32");
+  app.add_option_function<std::string>(
+         "--input", [&plan](const std::string& text) { plan.input = parse_input(text); },
+         "How the keys are drawn: uniform (random bits), entropy:K (the AND of K random words, K = 0..5), sorted, "
+         "reversed, equal (one random key), few:D (D distinct keys)")
+      ->default_str("uniform")
+      ->check(parsed_by([](const std::string& text) { parse_input(text); }, "uniform|entropy:K|sorted|..."));
+  CLI::Option* pairs = cli.add_flag("--pairs", plan.pairs, "Sort (key, int32 value) pairs instead of keys only");
+  cli.option("--analyze")->excludes(pairs);
+  app.add_option("--digit-bits", plan.digit_bits,
+                 "Radix stages 2 and 3: the bits of a digit, 4 (16 digits, the default) or 8 (256 digits)")
+      ->check(CLI::IsMember({4, 8}));
+}
+
+/// The rows of @p plan's table as the host-only code reads them: a row's shape and traits depend
+/// on the key's size only (merge stage 3's tile), so the 4- or 8-byte unsigned key stands for it.
+std::vector<SortRow> rows_of(const Plan& plan) {
+  if (key_bytes(plan.key) == 8) return facts_of(sort_stages<std::uint64_t>(plan.problem));
+  return facts_of(sort_stages<std::uint32_t>(plan.problem));
+}
+
+/// The passes @p row makes over @p n keys of @p key_bits bits (with --digit-bits where it reads
+/// it); 0 where the library decides.
+std::uint64_t passes_of(const SortRow& row, const Plan& plan, std::uint64_t n, int key_bits) {
+  const SortTraits& traits = row.traits;
+  const int digit_bits = changed_by(row, "--digit-bits") && plan.digit_bits != 0 ? plan.digit_bits : traits.digit_bits;
+  if (digit_bits > 0) return static_cast<std::uint64_t>((key_bits + digit_bits - 1) / digit_bits);
+  if (traits.first_run > 0) {
+    std::uint64_t passes = 0;
+    for (std::uint64_t run = static_cast<std::uint64_t>(traits.first_run); run < n; run *= 2) ++passes;
+    return passes;
+  }
+  return 0;
+}
+
+std::string analyze(const Plan& plan, const CommonOptions& options) {
+  const std::uint64_t n = options.n;
+  const int key_bits = static_cast<int>(8 * key_bytes(plan.key));
+  const double element = static_cast<double>(key_bytes(plan.key));  // --analyze counts keys only
+  std::ostringstream out;
+  out << "n = " << format_grouped(static_cast<std::int64_t>(n)) << " " << to_string(plan.key) << " keys ("
+      << to_string(plan.problem) << " table): reading and writing them once moves "
+      << format_bytes(2.0 * element * static_cast<double>(n)) << "\n";
+  out << "  #  stage              passes  launches  key bytes moved\n";
+  for (const SortRow& row : rows_of(plan)) {
+    if (row.kind != RowKind::kernel) continue;  // the library chooses its own passes
+    const std::uint64_t passes = passes_of(row, plan, n, key_bits);
+    const std::uint64_t launches = passes * static_cast<std::uint64_t>(row.traits.launches_per_pass) +
+                                   static_cast<std::uint64_t>(row.traits.launches_per_sort);
+    const double bytes =
+        element * static_cast<double>(n) *
+        (static_cast<double>(passes) * (row.traits.key_reads_per_pass + row.traits.key_writes_per_pass) +
+         row.traits.key_reads_per_sort + row.traits.key_writes_per_sort);
+    out << std::setw(3) << row.number << "  " << std::left << std::setw(17) << row.name << std::right << std::setw(8)
+        << passes << std::setw(10) << launches << "  " << format_bytes(bytes) << "\n";
+  }
+  return out.str();
+}
+
+template <class K>
+int run_table(Session& session, const Plan& plan) {
+  const std::size_t n = session.options().n;
+  session.require_device_bytes(2.0 * element_bytes(plan) * static_cast<double>(n) +
+                               static_cast<double>(workspace_bytes<K>(n, plan.pairs)));
+  SortProblem<K> problem(n, plan, session.options().seed);
+  session.note(format_count(n) + " " + to_string(plan.key) + " keys" + (plan.pairs ? " + int32 values" : "") +
+               ", input " + to_string(plan.input) + "; every row sorts stably by ordered_bits (keys.hpp)");
+  return session.run(sort_stages<K>(plan.problem), problem);
+}
+
+}  // namespace
+
+Chapter<Plan> chapter() {
+  Chapter<Plan> spec;
+  spec.info = [](const Plan&) {
+    ChapterInfo info;
+    info.id = "09";
+    info.name = "sort";
+    info.title = "sorting: radix sorts from one bit per pass to Onesweep, and merge sorts, against CUB";
+    info.default_n = kDefaultN;
+    info.min_n = 1;
+    info.reference_lesson = "a parallel stable sort of (ordered bits, position) on the host";
+    return info;
+  };
+  spec.add_options = add_options;
+  spec.validate = validate;
+  spec.stages = [](const Plan& plan) {
+    if (key_bytes(plan.key) == 8) return describe(sort_stages<std::uint64_t>(plan.problem));
+    return describe(sort_stages<std::uint32_t>(plan.problem));
+  };
+  spec.require_host_memory = [](const Plan& plan, const CommonOptions& options) {
+    require_host_bytes(host_bytes(plan, options.n), n_as_given(options));
+  };
+  spec.analyze = {"Print each stage's passes, launches and key bytes moved for --n and --key (no GPU needed)",
+                  {"--n"},
+                  {Format::table},
+                  analyze};
+  spec.run = [](Session& session, const Plan& plan) {
+    switch (plan.key) {
+      case KeyType::int32:
+        return run_table<std::int32_t>(session, plan);
+      case KeyType::float32:
+        return run_table<float>(session, plan);
+      case KeyType::uint64:
+        return run_table<std::uint64_t>(session, plan);
+      case KeyType::uint32:
+        break;
+    }
+    return run_table<std::uint32_t>(session, plan);
+  };
+  spec.problems = {
+      {"radix uint32", {"--problem", "radix", "--key", "uint32"}},
+      {"radix pairs", {"--problem", "radix", "--key", "uint32", "--pairs"}},
+      {"radix uint64", {"--problem", "radix", "--key", "uint64"}},
+      {"merge uint32", {"--problem", "merge", "--key", "uint32"}},
+  };
+  return spec;
+}
+
+}  // namespace stepwise::sort

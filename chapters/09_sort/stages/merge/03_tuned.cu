@@ -1,0 +1,266 @@
+// Merge stage 3, tuned: stage 2's algorithm with chapter 03's tuned merge tile in every pass,
+// a larger tile, and a partition search that a whole warp runs.
+//
+// Changed from stage 2 (the block sort is stage 2's, at this stage's tile):
+// - The merge passes move a tile's A and B ranges to shared memory as 16-byte vectors
+//   (common/device/merge_tile.cuh's VectorizedRangeLoad): a quarter of the load instructions of
+//   4-byte loads. A range that starts mid-vector keeps its offset in shared memory.
+// - Pairs load their values together with their keys, before the one barrier, so all of a
+//   tile's loads are in flight at once; each merge step picks its value from shared memory by
+//   the index it took (stage 2 gathers values from global memory after the merge).
+// - The tile leaves through the warp-level transpose with 16-byte stores
+//   (store_thread_order_by_warp_vectorized): __syncwarp instead of block barriers.
+// - Each tile boundary's Merge Path search is run by one warp, 32 probes a step: every step
+//   cuts the diagonal into 32 pieces and keeps the one where the path crosses, so a search over
+//   a run of 2^23 keys takes 5 dependent loads where one thread's binary search takes 23. The
+//   partition kernel runs before every pass with one block per 128 boundaries (a few dozen
+//   blocks at 2^24 keys), so its time is those dependent loads, once per pass.
+// - The tile is 256 x 17 for 4-byte keys, 256 x 15 for 8-byte keys (stage 2: 128 x 15): a tile
+//   twice as large leaves half the runs, one global pass fewer, and the block sort's extra
+//   merge round stays in shared memory. A tile of 8-byte pairs at 256 x 17 would not fit the
+//   48 KiB of shared memory a block gets by default. --sweep varies the tile.
+// Each of the last two is a variant row (--variants) that undoes it. Every pointer must be
+// 16-byte aligned (cudaMalloc's are); the launcher refuses others.
+#include "algorithm/merge_path.hpp"
+#include "algorithm/merge_sort.hpp"
+#include "device/merge_tile.cuh"
+#include "device/warp.cuh"
+#include "host/check.hpp"
+#include "host/dispatch.hpp"
+#include "host/launch.hpp"
+#include "kernels/merge_sort_partitions.cuh"
+#include "merge_sort.cuh"
+#include "sort.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace stepwise::sort {
+namespace {
+
+/// The tiles compiled in; a key type runs those whose pairs fit shared memory (kFits).
+using Threads = IntList<128, 256>;
+using Values = IntList<7, 11, 15, 17>;
+
+/// The default tile of @p K's keys: 256 x 17 for 4-byte keys, 256 x 15 for 8-byte keys.
+template <class K>
+constexpr LaunchShape default_shape() {
+  return sizeof(K) == 4 ? LaunchShape{256, 17} : LaunchShape{256, 15};
+}
+
+/// Stage 2's tile, the variant row that undoes the larger one.
+constexpr LaunchShape kStage2Tile{128, 15};
+
+/// A pass tile's dynamic shared memory: the keys' ranges, then with pairs the values' ranges;
+/// the same bytes later hold the outputs on their way out.
+template <int NT, int VT, class K, bool kPairs>
+struct PassLayout {
+  static constexpr int kTile = NT * VT;
+  using KeyLoad = VectorizedRangeLoad<NT, VT, K>;
+  using ValueLoad = VectorizedRangeLoad<NT, VT, Value>;
+  static constexpr std::size_t kKeyBytes = ceil_div((kTile + KeyLoad::kPad) * sizeof(K), 16) * 16;
+  static constexpr std::size_t kValueBytes = kPairs ? (kTile + ValueLoad::kPad) * sizeof(Value) : 0;
+  static constexpr std::size_t kBytes = kKeyBytes + kValueBytes;
+};
+
+/// Whether an NT x VT tile of @p K's pairs (and so of its keys) fits the 48 KiB of shared memory
+/// a block gets by default, in the pass kernel and in the block sort alike.
+template <int NT, int VT, class K>
+constexpr bool kFits = PassLayout<NT, VT, K, true>::kBytes <= 48 * 1024 &&
+                       sizeof(BlockSortStorage<NT, VT, K, true>) <= 48 * 1024;
+
+/// Tile boundary p of a pass (merge_sort_partition()'s answer), found by warp p % kWarps of
+/// block p / kWarps. The search keeps [lo, hi], the candidates for the number of the pair's A
+/// keys before the boundary; each step the warp's lanes probe lo, lo + step, ... (step =
+/// ceil((hi - lo) / 32)), and since the probes that take A form a prefix of the lanes, their
+/// count says between which two probes the path crosses: the range shrinks 32-fold a step.
+template <int kWarps, class K>
+__global__ void __launch_bounds__(kWarps* tile::kWarpSize)
+    merge_sort_partitions_by_warp(const K* __restrict__ keys, std::int64_t n, std::int64_t width, std::int64_t spacing,
+                                  std::int64_t count, std::int64_t* __restrict__ partitions) {
+  const std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * kWarps + threadIdx.x / tile::kWarpSize;
+  if (p >= count) return;  // the whole warp
+  const int lane = static_cast<int>(threadIdx.x % tile::kWarpSize);
+  const std::int64_t output = min(p * spacing, n);
+  const MergeRange<std::int64_t> pair = merge_sort_pair(n, width, output);
+  const K* a = keys + pair.a_begin;
+  const K* b = keys + pair.b_begin;
+  const std::int64_t a_n = pair.a_count();
+  const std::int64_t b_n = pair.b_count();
+  const std::int64_t diagonal = output - pair.a_begin;
+  std::int64_t lo = diagonal > b_n ? diagonal - b_n : 0;
+  std::int64_t hi = diagonal < a_n ? diagonal : a_n;
+  while (lo < hi) {
+    const std::int64_t step = (hi - lo + tile::kWarpSize - 1) / tile::kWarpSize;
+    const std::int64_t probe = lo + lane * step;
+    const bool valid = probe < hi;
+    const bool takes_a = valid && merge_takes_a<Bounds::lower>(a[probe], b[diagonal - 1 - probe], OrderedLess<K>{});
+    const int taken = __popc(__ballot_sync(kFullWarp, takes_a));
+    const int probes = __popc(__ballot_sync(kFullWarp, valid));
+    const std::int64_t next_lo = taken > 0 ? lo + (taken - 1) * step + 1 : lo;
+    hi = taken < probes ? lo + taken * step : hi;
+    lo = next_lo;
+  }
+  if (lane == 0) partitions[p] = pair.a_begin + lo;
+}
+
+/// Enqueues the partition kernel of the pass over runs of @p width: with @p kWarpSearch one warp
+/// per boundary (merge_sort_partitions_by_warp), else one thread per boundary as stage 2.
+template <bool kWarpSearch, class K>
+void launch_partitions(const K* keys, std::int64_t n, std::int64_t width, std::int64_t spacing,
+                       std::int64_t* partitions, cudaStream_t stream) {
+  if constexpr (kWarpSearch) {
+    constexpr int kWarps = 4;
+    const std::size_t count = merge_partition_count(static_cast<std::size_t>(n), static_cast<std::size_t>(spacing));
+    merge_sort_partitions_by_warp<kWarps, K><<<grid_of(ceil_div(count, kWarps)), kWarps * tile::kWarpSize, 0, stream>>>(
+        keys, n, width, spacing, static_cast<std::int64_t>(count), partitions);
+    STEPWISE_CHECK_LAUNCH();
+  } else {
+    launch_merge_sort_partitions(keys, n, width, spacing, partitions, OrderedLess<K>{}, stream);
+  }
+}
+
+/// One tile of a merge pass over runs of @p width: both ranges (keys, and values with pairs)
+/// to shared memory as 16-byte vectors, each thread's search and serial merge there, the tile
+/// back to the same positions through warp-level 16-byte stores.
+template <int NT, int VT, class K, bool kPairs>
+__global__ void __launch_bounds__(NT)
+    merge_pass_tiles_tuned(const K* __restrict__ keys_in, const Value* __restrict__ values_in, K* __restrict__ keys_out,
+                           Value* __restrict__ values_out, std::int64_t n, std::int64_t width,
+                           const std::int64_t* __restrict__ partitions) {
+  using Layout = PassLayout<NT, VT, K, kPairs>;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  K* keys = reinterpret_cast<K*>(shared_bytes);
+  Value* values = reinterpret_cast<Value*>(shared_bytes + Layout::kKeyBytes);
+  const std::int64_t tile = blockIdx.x;
+  const MergeRange<std::int64_t> range =
+      merge_sort_tile_range<std::int64_t>(n, width, Layout::kTile, tile, partitions[tile], partitions[tile + 1]);
+  const int a_n = static_cast<int>(range.a_count());
+  const int b_n = static_cast<int>(range.b_count());
+  const int count = a_n + b_n;
+
+  typename Layout::KeyLoad key_load;
+  key_load.load(keys_in, n, range.a_begin, a_n, keys_in, n, range.b_begin, b_n);
+  typename Layout::ValueLoad value_load;
+  if constexpr (kPairs) value_load.load(values_in, n, range.a_begin, a_n, values_in, n, range.b_begin, b_n);
+  const SharedRanges key_at = key_load.store(keys);
+  SharedRanges value_at;
+  if constexpr (kPairs) value_at = value_load.store(values);
+  __syncthreads();
+
+  const K* a = keys + key_at.a_offset;
+  const K* b = keys + key_at.b_offset;
+  const int diagonal = min(VT * static_cast<int>(threadIdx.x), count);
+  const int path = merge_path(a, a_n, b, b_n, diagonal, OrderedLess<K>{});
+  K x[VT] = {};
+  Value v[VT] = {};
+  serial_merge<VT>(a, path, a_n, b, diagonal - path, b_n, OrderedLess<K>{},
+                   [&](int i, bool from_a, int a_index, int b_index, K key) {
+                     x[i] = key;
+                     if constexpr (kPairs)
+                       v[i] = values[from_a ? value_at.a_offset + a_index : value_at.b_offset + b_index];
+                   });
+  __syncthreads();
+
+  const std::size_t base = static_cast<std::size_t>(tile) * Layout::kTile;
+  store_thread_order_by_warp_vectorized<NT, VT>(keys_out + base, count, x, keys);
+  if constexpr (kPairs) store_thread_order_by_warp_vectorized<NT, VT>(values_out + base, count, v, values);
+}
+
+template <int NT, int VT, class K, bool kWarpSearch>
+void launch_tiles(const SortArgs<K>& args, const SortScratch<K>& scratch, cudaStream_t stream) {
+  constexpr std::int64_t kTile = NT * VT;
+  const auto n = static_cast<std::int64_t>(args.n);
+  // The tile boundaries of one pass: far fewer than the scratch's 4 bytes per key.
+  auto* partitions = reinterpret_cast<std::int64_t*>(scratch.rest);
+  const unsigned grid = grid_of(ceil_div(args.n, kTile));
+  for_each_pass(args, scratch, 1 + merge_sort_passes(n, kTile), stream,
+                [&](const K* keys_in, const Value* values_in, K* keys_out, Value* values_out, int pass) {
+                  if (pass == 0) {
+                    launch_block_sort<NT, VT>(keys_in, values_in, keys_out, values_out, n, stream);
+                    return;
+                  }
+                  const std::int64_t width = kTile << (pass - 1);
+                  launch_partitions<kWarpSearch>(keys_in, n, width, kTile, partitions, stream);
+                  if (values_in != nullptr)
+                    merge_pass_tiles_tuned<NT, VT, K, true><<<grid, NT, PassLayout<NT, VT, K, true>::kBytes, stream>>>(
+                        keys_in, values_in, keys_out, values_out, n, width, partitions);
+                  else
+                    merge_pass_tiles_tuned<NT, VT, K, false>
+                        <<<grid, NT, PassLayout<NT, VT, K, false>::kBytes, stream>>>(keys_in, nullptr, keys_out,
+                                                                                     nullptr, n, width, partitions);
+                  STEPWISE_CHECK_LAUNCH();
+                });
+}
+
+/// Every compiled tile whose pairs of @p K fit shared memory: the sweep.
+template <class K>
+std::vector<LaunchShape> tile_shapes() {
+  std::vector<LaunchShape> shapes;
+  for (const LaunchShape& shape : tile_grid(Threads{}, Values{})) {
+    bool fits = false;
+    dispatch_tile(shape, Threads{}, Values{},
+                  [&](auto nt, auto vt) { fits = kFits<decltype(nt)::value, decltype(vt)::value, K>; });
+    if (fits) shapes.push_back(shape);
+  }
+  return shapes;
+}
+
+template <class K, bool kWarpSearch>
+void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
+  const SortScratch<K> scratch = carve_scratch(workspace, args);
+  for (const void* pointer : {static_cast<const void*>(args.keys_in), static_cast<const void*>(args.keys_out),
+                              static_cast<const void*>(args.values_in), static_cast<const void*>(args.values_out),
+                              static_cast<const void*>(scratch.keys), static_cast<const void*>(scratch.values)})
+    require_aligned(pointer, 16);
+  dispatch_tile(
+      shape, Threads{}, Values{},
+      [&](auto nt, auto vt) {
+        constexpr int NT = decltype(nt)::value;
+        constexpr int VT = decltype(vt)::value;
+        if constexpr (kFits<NT, VT, K>) {
+          if (args.n == 0) return;
+          launch_tiles<NT, VT, K, kWarpSearch>(args, scratch, stream);
+        } else {
+          throw std::invalid_argument("tuned merge sort: a tile of " + std::to_string(NT) + " x " + std::to_string(VT) +
+                                      " " + std::to_string(sizeof(K)) +
+                                      "-byte keys with values does not fit 48 KiB of shared memory");
+        }
+      },
+      "threads per block", "values per thread");
+}
+
+}  // namespace
+
+template <class K>
+SortStage<K> merge_tuned() {
+  SortStage<K> stage;
+  stage.name = "tuned";
+  stage.lesson =
+      "stage 2 with 16-byte loads (values with keys), warp-level 16-byte stores, warp-wide partition searches, "
+      "larger tiles";
+  stage.shape = default_shape<K>();
+  stage.sweep = tile_shapes<K>();
+  stage.launch = launch<K, true>;
+  stage.traits.algorithm = Algorithm::merge;
+  stage.traits.first_run = stage.shape.threads * stage.shape.items;
+  stage.traits.key_reads_per_pass = 1.0;  // each key once (the partition searches read n / NV keys more)
+  stage.traits.key_writes_per_pass = 1.0;
+  stage.traits.key_reads_per_sort = 1.0;  // the block sort reads and writes each key once
+  stage.traits.key_writes_per_sort = 1.0;
+  stage.traits.launches_per_pass = 2;  // the partition kernel and the merge
+  stage.traits.launches_per_sort = 1;  // the block sort
+  stage.variants = {
+      variant_of(stage, "warp searches", "stage 2's partition kernel: one thread's binary search per tile boundary",
+                 launch<K, false>),
+      variant_of(stage, "tile", "stage 2's tile, 128 x 15 keys", launch<K, true>),
+  };
+  stage.variants.back().shape = kStage2Tile;
+  stage.variants.back().traits.first_run = kStage2Tile.threads * kStage2Tile.items;
+  return stage;
+}
+
+SORT_STAGE_ROWS(merge_tuned);
+
+}  // namespace stepwise::sort
