@@ -42,6 +42,11 @@ STEPWISE_HD constexpr MergeRange<Index> merge_sort_pair(Index n, Index width, In
 /// A key that the outputs from there on take, found by a Merge Path search of the boundary's
 /// diagonal inside its pair of runs. The partition kernel's body.
 /// @param keys the n keys, sorted in runs of @p width by @p comp
+/// @param n the number of keys
+/// @param width the length of the runs this pass merges in pairs (the last run may be shorter)
+/// @param spacing the outputs between two tile boundaries (the merge kernel's tile)
+/// @param boundary which boundary: 0 is output 0, the last is output n
+/// @param comp the strict weak order the keys are sorted by (ties take A first)
 template <class It, class Index, class Comp>
 STEPWISE_HD Index merge_sort_partition(It keys, Index n, Index width, Index spacing, Index boundary, Comp comp) {
   const Index output = boundary * spacing < n ? boundary * spacing : n;
