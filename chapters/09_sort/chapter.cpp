@@ -55,23 +55,8 @@ std::vector<SortRow> rows_of(const Plan& plan) {
   return facts_of(sort_stages<std::uint32_t>(plan.problem));
 }
 
-/// The passes @p row makes over @p n keys of @p key_bits bits (with --digit-bits where it reads
-/// it); 0 where the library decides.
-std::uint64_t passes_of(const SortRow& row, const Plan& plan, std::uint64_t n, int key_bits) {
-  const SortTraits& traits = row.traits;
-  const int digit_bits = changed_by(row, "--digit-bits") && plan.digit_bits != 0 ? plan.digit_bits : traits.digit_bits;
-  if (digit_bits > 0) return static_cast<std::uint64_t>((key_bits + digit_bits - 1) / digit_bits);
-  if (traits.first_run > 0) {
-    std::uint64_t passes = 0;
-    for (std::uint64_t run = static_cast<std::uint64_t>(traits.first_run); run < n; run *= 2) ++passes;
-    return passes;
-  }
-  return 0;
-}
-
 std::string analyze(const Plan& plan, const CommonOptions& options) {
   const std::uint64_t n = options.n;
-  const int key_bits = static_cast<int>(8 * key_bytes(plan.key));
   const double element = static_cast<double>(key_bytes(plan.key));  // --analyze counts keys only
   std::ostringstream out;
   out << "n = " << format_grouped(static_cast<std::int64_t>(n)) << " " << to_string(plan.key) << " keys ("
@@ -80,15 +65,9 @@ std::string analyze(const Plan& plan, const CommonOptions& options) {
   out << "  #  stage              passes  launches  key bytes moved\n";
   for (const SortRow& row : rows_of(plan)) {
     if (row.kind != RowKind::kernel) continue;  // the library chooses its own passes
-    const std::uint64_t passes = passes_of(row, plan, n, key_bits);
-    const std::uint64_t launches = passes * static_cast<std::uint64_t>(row.traits.launches_per_pass) +
-                                   static_cast<std::uint64_t>(row.traits.launches_per_sort);
-    const double bytes =
-        element * static_cast<double>(n) *
-        (static_cast<double>(passes) * (row.traits.key_reads_per_pass + row.traits.key_writes_per_pass) +
-         row.traits.key_reads_per_sort + row.traits.key_writes_per_sort);
+    const RowModel model = row_model(row, plan, n);
     out << std::setw(3) << row.number << "  " << std::left << std::setw(17) << row.name << std::right << std::setw(8)
-        << passes << std::setw(10) << launches << "  " << format_bytes(bytes) << "\n";
+        << model.passes << std::setw(10) << model.launches << "  " << format_bytes(model.key_bytes) << "\n";
   }
   return out.str();
 }

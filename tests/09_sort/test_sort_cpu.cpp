@@ -11,6 +11,7 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "chapter.hpp"
@@ -20,6 +21,7 @@
 #include "keys.hpp"
 #include "plan.hpp"
 #include "sort.hpp"
+#include "tile_places.hpp"
 
 using namespace stepwise;
 using namespace stepwise::sort;
@@ -307,4 +309,56 @@ TEST_CASE_TEMPLATE("merge stage 3: its default tile is among its sweep, and each
     changes.insert(variant.variant);
   }
   CHECK(changes == std::set<std::string>{"warp searches", "tile"});
+}
+
+TEST_CASE_TEMPLATE("a radix pass's places, tile after tile, sort stably by the digit, and every pass sorts", K,
+                   std::uint32_t, std::int32_t, float, std::uint64_t) {
+  for (const InputClass& input : all_input_classes())
+    for (int width : {1, 4, 8}) {
+      const std::uint64_t seed = fresh_seed();
+      CAPTURE(to_string(input));
+      CAPTURE(width);
+      CAPTURE(seed);
+      const std::size_t n = 5003;
+      const int tile = 250;  // the last tile is short
+      const std::vector<K> keys = make_keys<K>(n, input, seed);
+      const std::vector<Value> values = make_values(n);
+      std::vector<K> pass_keys = keys;
+      std::vector<Value> pass_values = values;
+      const std::size_t radix = std::size_t{1} << width;
+      bool every_pass_in_digit_order = true;
+      for (int shift = 0; shift < kKeyBits<K>; shift += width) {
+        std::vector<std::uint64_t> starts(radix, 0);
+        for (const K& key : pass_keys) ++starts[digit(ordered_bits(key), shift, width)];
+        std::uint64_t running = 0;
+        for (std::uint64_t& start : starts) running += std::exchange(start, running);
+        std::vector<std::uint64_t> earlier(radix, 0);
+        std::vector<K> out_keys(n);
+        std::vector<Value> out_values(n);
+        std::vector<std::uint64_t> places(tile);
+        for (std::size_t first = 0; first < n; first += tile) {
+          const int count = static_cast<int>(std::min<std::size_t>(tile, n - first));
+          tile_digit_places(pass_keys.data() + first, count, shift, width, starts.data(), earlier.data(),
+                            places.data());
+          for (int i = 0; i < count; ++i) {
+            REQUIRE(places[i] < n);
+            out_keys[places[i]] = pass_keys[first + i];
+            out_values[places[i]] = pass_values[first + i];
+            ++earlier[digit(ordered_bits(pass_keys[first + i]), shift, width)];
+          }
+        }
+        for (std::size_t i = 1; i < n; ++i) {
+          const unsigned before = digit(ordered_bits(out_keys[i - 1]), shift, width);
+          const unsigned here = digit(ordered_bits(out_keys[i]), shift, width);
+          every_pass_in_digit_order = every_pass_in_digit_order && before <= here;
+        }
+        pass_keys = out_keys;
+        pass_values = out_values;
+      }
+      CHECK(every_pass_in_digit_order);
+      const Sorted<K> reference = sort_reference(keys, values);
+      // the values are the input positions: equal to the reference's only if every pass was stable
+      const Check check = check_sorted(pass_keys, pass_values, reference);
+      CHECK_MESSAGE(check.passed, check.detail);
+    }
 }
