@@ -21,6 +21,9 @@ inline constexpr int kMaxPlaceDigitBits = 8;
 /// of keys before i in the tile with the same digit d, where d is the digit of
 /// ordered_bits(keys[i]).
 /// @param keys the tile's @p count keys, in input order
+/// @param count the keys in the tile
+/// @param shift the bit where this pass's digit starts in ordered_bits(key)
+/// @param width the bits of a digit, 1 to kMaxPlaceDigitBits
 /// @param digit_starts per digit value, the keys of the whole input with a smaller digit
 /// @param earlier per digit value, the keys of that digit in the tiles before this one
 /// @param places out: @p count places
