@@ -36,31 +36,38 @@ STEPWISE_HD inline K last_key() {
   }
 }
 
-/// The block sort's shared memory: the tile's keys, and with pairs its values.
+/// The block sort's shared memory: the tile's keys (and the one more key block_merge_sort's
+/// merge reads past the tile), and with pairs its values.
 template <int NT, int VT, class K, bool kPairs>
 struct BlockSortStorage {
-  K keys[NT * VT];
+  K keys[kBlockSortSharedKeys<NT, VT>];
   Value values[kPairs ? NT * VT : 1];
 };
 
 /// One tile of NT * VT keys per block, read from @p keys_in (values from @p values_in with
 /// @p kPairs), sorted stably by ordered_bits (block_merge_sort) and written to the same
 /// positions of @p keys_out (@p values_out): runs of NT * VT sorted keys, the last one partial.
+/// The tile comes in and goes out warp by warp (warp-striped loads and stores, each warp's
+/// transpose through its own slice of shared memory), so the only block barriers are the merge
+/// rounds' two each.
 template <int NT, int VT, class K, bool kPairs>
 __global__ void __launch_bounds__(NT)
     block_sort_tiles(const K* __restrict__ keys_in, const Value* __restrict__ values_in, K* __restrict__ keys_out,
                      Value* __restrict__ values_out, std::int64_t n) {
+  static_assert(NT % tile::kWarpSize == 0, "the warp transposes need whole warps");
   constexpr int kTile = NT * VT;
   __shared__ BlockSortStorage<NT, VT, K, kPairs> storage;
   const std::size_t base = static_cast<std::size_t>(blockIdx.x) * kTile;
   const int count = static_cast<int>(min(static_cast<std::int64_t>(kTile), n - static_cast<std::int64_t>(base)));
   K keys[VT];
   Value values[VT] = {};
-  load_thread_order<NT, VT>(keys_in, base, count, last_key<K>(), keys, storage.keys);
-  if constexpr (kPairs) load_thread_order<NT, VT>(values_in, base, count, Value{0}, values, storage.values);
+  load_warp_striped<NT, VT>(keys_in, base, count, last_key<K>(), keys);
+  if constexpr (kPairs) load_warp_striped<NT, VT>(values_in, base, count, Value{0}, values);
+  warp_striped_to_thread_order<NT, VT>(keys, storage.keys);
+  if constexpr (kPairs) warp_striped_to_thread_order<NT, VT>(values, storage.values);
   block_merge_sort<NT, VT, kPairs>(keys, values, storage.keys, storage.values, OrderedLess<K>{});
-  store_thread_order<NT, VT>(keys_out, base, count, keys, storage.keys);
-  if constexpr (kPairs) store_thread_order<NT, VT>(values_out, base, count, values, storage.values);
+  store_thread_order_by_warp<NT, VT>(keys_out, base, count, keys, storage.keys);
+  if constexpr (kPairs) store_thread_order_by_warp<NT, VT>(values_out, base, count, values, storage.values);
 }
 
 /// Enqueues block_sort_tiles over the @p n keys (pairs when @p values_in is set).

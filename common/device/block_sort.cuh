@@ -13,6 +13,14 @@
 /// diagonal in its pair of runs by a Merge Path search and merges VT outputs serially, ties
 /// taking the earlier run, so the whole sort is stable. All rounds together cost a thread
 /// O((VT + log(NT VT)) log NT) steps, a bitonic network over the tile O(VT log^2(NT VT)).
+///
+/// The serial merge here is not chapter 03's serial_merge but a branch-free form of it (as
+/// moderngpu's and CUB's): both runs lie in one shared array, so every step is one comparison,
+/// selects, and a single shared load at the selected cursor, with no early exit. serial_merge
+/// branches on the side it took and on the end of its ranges; in a warp whose lanes take
+/// different sides, each of its VT steps then runs both paths one after the other. Values do
+/// not move during the merge: each step keeps the shared slot it took, and the values are
+/// gathered by those slots after the last step, VT independent loads issued back to back.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -46,40 +54,74 @@ __device__ __forceinline__ void odd_even_transposition_sort(K (&keys)[VT], V (&v
   }
 }
 
+/// VT steps of the stable merge of @p shared[a_begin, a_end) and @p shared[b_begin, b_end),
+/// two sorted runs of one shared array, without branches: step i writes the key it takes to
+/// `keys[i]` and its index in @p shared to `slots[i]`, ties taking A. The ranges must hold at
+/// least VT keys together, and @p shared must be readable one key past the later range's end
+/// (a cursor at its run's end still loads the key there, which no step then takes).
+template <int VT, class K, class Comp>
+__device__ __forceinline__ void serial_merge_in_shared(const K* shared, int a_begin, int a_end, int b_begin, int b_end,
+                                                       Comp comp, K (&keys)[VT], int (&slots)[VT]) {
+  K a_key = shared[a_begin];
+  K b_key = shared[b_begin];
+#pragma unroll
+  for (int i = 0; i < VT; ++i) {
+    const bool from_b = b_begin < b_end && (a_begin >= a_end || comp(b_key, a_key));
+    keys[i] = from_b ? b_key : a_key;
+    slots[i] = from_b ? b_begin : a_begin;
+    b_begin += from_b;
+    a_begin += !from_b;
+    if (i + 1 < VT) {
+      const K next = shared[from_b ? b_begin : a_begin];
+      b_key = from_b ? next : b_key;
+      a_key = from_b ? a_key : next;
+    }
+  }
+}
+
+/// The number of keys of @p K the merge rounds of block_merge_sort stage in shared memory for a
+/// tile of NT * VT: the tile and one key more, which a merge cursor at the tile's end reads.
+template <int NT, int VT>
+constexpr int kBlockSortSharedKeys = NT* VT + 1;
+
 /// Sorts the block's tile of NT * VT keys held in thread order (thread t holds items
 /// t VT .. t VT + VT - 1; with @p kPairs, the values alongside), stably by @p comp: on return
 /// thread t holds items t VT .. of the sorted tile, in the same registers. A partial tile is
 /// padded by the caller with keys that go after every real key. The merge rounds stage the tile
-/// in @p shared_keys (NT * VT keys) and @p shared_values (NT * VT values with @p kPairs, else
-/// unread); the caller synchronizes before the first use of that memory (its last reads done)
-/// and may reuse it on return (the last round ends with a barrier). Works for any NT and VT.
+/// in @p shared_keys (kBlockSortSharedKeys<NT, VT> keys) and @p shared_values (NT * VT values
+/// with @p kPairs, else unread), each thread in items t VT .. t VT + VT - 1 first: a caller
+/// whose last use of that memory was its own warp's slice (a warp transpose ending in
+/// __syncwarp) needs no barrier before the call; any other synchronizes first. The last round
+/// ends with a barrier, so the memory is free on return. Works for any NT and VT.
 template <int NT, int VT, bool kPairs, class K, class V, class Comp>
 __device__ __forceinline__ void block_merge_sort(K (&keys)[VT], V (&values)[VT], K* shared_keys, V* shared_values,
                                                  Comp comp) {
   constexpr int kTile = NT * VT;
   odd_even_transposition_sort<kPairs>(keys, values, comp);
-  const int mine = tile::thread_order_slot(threadIdx.x, 0, VT);
-  for (int width = VT; width < kTile; width *= 2) {
+  const int thread = threadIdx.x;
+  const int mine = tile::thread_order_slot(thread, 0, VT);
+  // Each round merges pairs of runs of `lanes` threads' outputs (VT lanes keys each): thread t's
+  // pair starts at the thread t rounded down to a multiple of 2 lanes, with no division.
+  for (int lanes = 1; lanes < NT; lanes *= 2) {
 #pragma unroll
     for (int i = 0; i < VT; ++i) {
       shared_keys[mine + i] = keys[i];
       if constexpr (kPairs) shared_values[mine + i] = values[i];
     }
     __syncthreads();
-    // The pair of runs [first, middle) and [middle, last) this thread's outputs fall in: 2 width
-    // is a multiple of VT, so a thread's VT outputs never span two pairs.
-    const int first = mine / (2 * width) * (2 * width);
-    const int middle = min(first + width, kTile);
-    const int last = min(first + 2 * width, kTile);
-    const int a_count = middle - first;
-    const int b_count = last - middle;
+    const int first_thread = thread & ~(2 * lanes - 1);
+    const int first = first_thread * VT;
+    const int middle = min(first + lanes * VT, kTile);
+    const int last = min(first + 2 * lanes * VT, kTile);
     const int diagonal = mine - first;
-    const int path = merge_path(shared_keys + first, a_count, shared_keys + middle, b_count, diagonal, comp);
-    serial_merge<VT>(shared_keys + first, path, a_count, shared_keys + middle, diagonal - path, b_count, comp,
-                     [&](int i, bool from_a, int a_index, int b_index, K key) {
-                       keys[i] = key;
-                       if constexpr (kPairs) values[i] = shared_values[from_a ? first + a_index : middle + b_index];
-                     });
+    const int path =
+        merge_path(shared_keys + first, middle - first, shared_keys + middle, last - middle, diagonal, comp);
+    int slots[VT];
+    serial_merge_in_shared<VT>(shared_keys, first + path, middle, middle + diagonal - path, last, comp, keys, slots);
+    if constexpr (kPairs) {
+#pragma unroll
+      for (int i = 0; i < VT; ++i) values[i] = shared_values[slots[i]];
+    }
     __syncthreads();
   }
 }

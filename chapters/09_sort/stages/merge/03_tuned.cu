@@ -1,7 +1,7 @@
 // Merge stage 3, tuned: stage 2's algorithm with chapter 03's tuned merge tile in every pass,
-// a larger tile, and a partition search that a whole warp runs.
+// and a larger tile.
 //
-// Changed from stage 2 (the block sort is stage 2's, at this stage's tile):
+// Changed from stage 2 (the block sort, merge_sort.cuh's, is the same kernel at this stage's tile):
 // - The merge passes move a tile's A and B ranges to shared memory as 16-byte vectors
 //   (common/device/merge_tile.cuh's VectorizedRangeLoad): a quarter of the load instructions of
 //   4-byte loads. A range that starts mid-vector keeps its offset in shared memory.
@@ -10,23 +10,19 @@
 //   the index it took (stage 2 gathers values from global memory after the merge).
 // - The tile leaves through the warp-level transpose with 16-byte stores
 //   (store_thread_order_by_warp_vectorized): __syncwarp instead of block barriers.
-// - Each tile boundary's Merge Path search is run by one warp, 32 probes a step: every step
-//   cuts the diagonal into 32 pieces and keeps the one where the path crosses, so a search over
-//   a run of 2^23 keys takes 5 dependent loads where one thread's binary search takes 23. The
-//   partition kernel runs before every pass with one block per 128 boundaries (a few dozen
-//   blocks at 2^24 keys). Measured (H100, 2026-11-26) it does not pay: the kernel takes 11.9 µs
-//   with the warp search and 12.1 µs without at 2^24 keys, its time being the launch and one wave
-//   of loads, and the whole sort is 10 % faster without it at 2^26 (the `3 - warp searches` row).
 // - The tile is 256 x 17 for 4-byte keys, 256 x 15 for 8-byte keys (stage 2: 128 x 15): a tile
 //   twice as large leaves half the runs, one global pass fewer, and the block sort's extra
 //   merge round stays in shared memory. A tile of 8-byte pairs at 256 x 17 would not fit the
-//   48 KiB of shared memory a block gets by default. --sweep varies the tile.
-// Each of the last two is a variant row (--variants) that undoes it. Every pointer must be
-// 16-byte aligned (cudaMalloc's are); the launcher refuses others.
+//   48 KiB of shared memory a block gets by default. --sweep varies the tile; the variant row
+//   (--variants) runs stage 2's.
+// The partition kernel stays stage 2's, one thread's binary search per tile boundary: a few
+// dozen blocks at 2^24 keys, whose time is the launch and one wave of dependent loads however
+// the search is split (a warp-wide search, 32 probes a step, measured no faster and made the
+// whole sort slower). Every pointer must be 16-byte aligned (cudaMalloc's are); the launcher
+// refuses others.
 #include "algorithm/merge_path.hpp"
 #include "algorithm/merge_sort.hpp"
 #include "device/merge_tile.cuh"
-#include "device/warp.cuh"
 #include "host/check.hpp"
 #include "host/dispatch.hpp"
 #include "host/launch.hpp"
@@ -71,57 +67,6 @@ struct PassLayout {
 template <int NT, int VT, class K>
 constexpr bool kFits = PassLayout<NT, VT, K, true>::kBytes <= 48 * 1024 &&
                        sizeof(BlockSortStorage<NT, VT, K, true>) <= 48 * 1024;
-
-/// Tile boundary p of a pass (merge_sort_partition()'s answer), found by warp p % kWarps of
-/// block p / kWarps. The search keeps [lo, hi], the candidates for the number of the pair's A
-/// keys before the boundary; each step the warp's lanes probe lo, lo + step, ... (step =
-/// ceil((hi - lo) / 32)), and since the probes that take A form a prefix of the lanes, their
-/// count says between which two probes the path crosses: the range shrinks 32-fold a step.
-template <int kWarps, class K>
-__global__ void __launch_bounds__(kWarps* tile::kWarpSize)
-    merge_sort_partitions_by_warp(const K* __restrict__ keys, std::int64_t n, std::int64_t width, std::int64_t spacing,
-                                  std::int64_t count, std::int64_t* __restrict__ partitions) {
-  const std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * kWarps + threadIdx.x / tile::kWarpSize;
-  if (p >= count) return;  // the whole warp
-  const int lane = static_cast<int>(threadIdx.x % tile::kWarpSize);
-  const std::int64_t output = min(p * spacing, n);
-  const MergeRange<std::int64_t> pair = merge_sort_pair(n, width, output);
-  const K* a = keys + pair.a_begin;
-  const K* b = keys + pair.b_begin;
-  const std::int64_t a_n = pair.a_count();
-  const std::int64_t b_n = pair.b_count();
-  const std::int64_t diagonal = output - pair.a_begin;
-  std::int64_t lo = diagonal > b_n ? diagonal - b_n : 0;
-  std::int64_t hi = diagonal < a_n ? diagonal : a_n;
-  while (lo < hi) {
-    const std::int64_t step = (hi - lo + tile::kWarpSize - 1) / tile::kWarpSize;
-    const std::int64_t probe = lo + lane * step;
-    const bool valid = probe < hi;
-    const bool takes_a = valid && merge_takes_a<Bounds::lower>(a[probe], b[diagonal - 1 - probe], OrderedLess<K>{});
-    const int taken = __popc(__ballot_sync(kFullWarp, takes_a));
-    const int probes = __popc(__ballot_sync(kFullWarp, valid));
-    const std::int64_t next_lo = taken > 0 ? lo + (taken - 1) * step + 1 : lo;
-    hi = taken < probes ? lo + taken * step : hi;
-    lo = next_lo;
-  }
-  if (lane == 0) partitions[p] = pair.a_begin + lo;
-}
-
-/// Enqueues the partition kernel of the pass over runs of @p width: with @p kWarpSearch one warp
-/// per boundary (merge_sort_partitions_by_warp), else one thread per boundary as stage 2.
-template <bool kWarpSearch, class K>
-void launch_partitions(const K* keys, std::int64_t n, std::int64_t width, std::int64_t spacing,
-                       std::int64_t* partitions, cudaStream_t stream) {
-  if constexpr (kWarpSearch) {
-    constexpr int kWarps = 4;
-    const std::size_t count = merge_partition_count(static_cast<std::size_t>(n), static_cast<std::size_t>(spacing));
-    merge_sort_partitions_by_warp<kWarps, K><<<grid_of(ceil_div(count, kWarps)), kWarps * tile::kWarpSize, 0, stream>>>(
-        keys, n, width, spacing, static_cast<std::int64_t>(count), partitions);
-    STEPWISE_CHECK_LAUNCH();
-  } else {
-    launch_merge_sort_partitions(keys, n, width, spacing, partitions, OrderedLess<K>{}, stream);
-  }
-}
 
 /// One tile of a merge pass over runs of @p width: both ranges (keys, and values with pairs)
 /// to shared memory as 16-byte vectors, each thread's search and serial merge there, the tile
@@ -170,7 +115,7 @@ __global__ void __launch_bounds__(NT)
   if constexpr (kPairs) store_thread_order_by_warp_vectorized<NT, VT>(values_out + base, count, v, values);
 }
 
-template <int NT, int VT, class K, bool kWarpSearch>
+template <int NT, int VT, class K>
 void launch_tiles(const SortArgs<K>& args, const SortScratch<K>& scratch, cudaStream_t stream) {
   constexpr std::int64_t kTile = NT * VT;
   const auto n = static_cast<std::int64_t>(args.n);
@@ -184,7 +129,7 @@ void launch_tiles(const SortArgs<K>& args, const SortScratch<K>& scratch, cudaSt
                     return;
                   }
                   const std::int64_t width = kTile << (pass - 1);
-                  launch_partitions<kWarpSearch>(keys_in, n, width, kTile, partitions, stream);
+                  launch_merge_sort_partitions(keys_in, n, width, kTile, partitions, OrderedLess<K>{}, stream);
                   if (values_in != nullptr)
                     merge_pass_tiles_tuned<NT, VT, K, true><<<grid, NT, PassLayout<NT, VT, K, true>::kBytes, stream>>>(
                         keys_in, values_in, keys_out, values_out, n, width, partitions);
@@ -209,7 +154,7 @@ std::vector<LaunchShape> tile_shapes() {
   return shapes;
 }
 
-template <class K, bool kWarpSearch>
+template <class K>
 void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
   const SortScratch<K> scratch = carve_scratch(workspace, args);
   for (const void* pointer : {static_cast<const void*>(args.keys_in), static_cast<const void*>(args.keys_out),
@@ -223,7 +168,7 @@ void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& sh
         constexpr int VT = decltype(vt)::value;
         if constexpr (kFits<NT, VT, K>) {
           if (args.n == 0) return;
-          launch_tiles<NT, VT, K, kWarpSearch>(args, scratch, stream);
+          launch_tiles<NT, VT, K>(args, scratch, stream);
         } else {
           throw std::invalid_argument("tuned merge sort: a tile of " + std::to_string(NT) + " x " + std::to_string(VT) +
                                       " " + std::to_string(sizeof(K)) +
@@ -239,12 +184,10 @@ template <class K>
 SortStage<K> merge_tuned() {
   SortStage<K> stage;
   stage.name = "tuned";
-  stage.lesson =
-      "stage 2 with 16-byte loads (values with keys), warp-level 16-byte stores, warp-wide partition searches, "
-      "larger tiles";
+  stage.lesson = "stage 2 with 16-byte loads (values with keys), warp-level 16-byte stores, larger tiles";
   stage.shape = default_shape<K>();
   stage.sweep = tile_shapes<K>();
-  stage.launch = launch<K, true>;
+  stage.launch = launch<K>;
   stage.traits.algorithm = Algorithm::merge;
   stage.traits.first_run = stage.shape.threads * stage.shape.items;
   stage.traits.key_reads_per_pass = 1.0;  // each key once (the partition searches read n / NV keys more)
@@ -254,9 +197,7 @@ SortStage<K> merge_tuned() {
   stage.traits.launches_per_pass = 2;  // the partition kernel and the merge
   stage.traits.launches_per_sort = 1;  // the block sort
   stage.variants = {
-      variant_of(stage, "warp searches", "stage 2's partition kernel: one thread's binary search per tile boundary",
-                 launch<K, false>),
-      variant_of(stage, "tile", "stage 2's tile, 128 x 15 keys", launch<K, true>),
+      variant_of(stage, "tile", "stage 2's tile, 128 x 15 keys", launch<K>),
   };
   stage.variants.back().shape = kStage2Tile;
   stage.variants.back().traits.first_run = kStage2Tile.threads * kStage2Tile.items;

@@ -1,35 +1,17 @@
 // The merge table's thrust row: thrust::stable_sort (stable_sort_by_key with pairs) with a
 // comparator on ordered_bits. With a comparator Thrust cannot know that a key can be cut into
-// digits, so it runs CUB's merge sort instead of its radix sort. Thrust sorts in place: the row
-// copies the input to the output first (counted in its time), and takes its temporary storage
-// from the workspace through WorkspaceAllocator, so nothing is allocated while it is timed.
-#include <thrust/execution_policy.h>
-#include <thrust/functional.h>
-#include <thrust/sort.h>
-
-#include "host/check.hpp"
+// digits, so it runs CUB's merge sort instead of its radix sort. The call, the copy of the input
+// to the output that Thrust's in-place sort needs, and the workspace allocator are
+// thrust_sort.cuh's, shared with the radix table's row; this row differs only in the comparator.
 #include "sort.hpp"
-#include "thrust_allocator.cuh"
+#include "thrust_sort.cuh"
 
 namespace stepwise::sort {
 namespace {
 
 template <class K>
 void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape&, cudaStream_t stream) {
-  if (args.n == 0) return;
-  STEPWISE_CUDA_CHECK(
-      cudaMemcpyAsync(args.keys_out, args.keys_in, args.n * sizeof(K), cudaMemcpyDeviceToDevice, stream));
-  std::size_t used = 0;
-  WorkspaceAllocator allocator(workspace, used);
-  const auto policy = thrust::cuda::par_nosync(allocator).on(stream);
-  if (args.values_in != nullptr) {
-    STEPWISE_CUDA_CHECK(
-        cudaMemcpyAsync(args.values_out, args.values_in, args.n * sizeof(Value), cudaMemcpyDeviceToDevice, stream));
-    thrust::stable_sort_by_key(policy, args.keys_out, args.keys_out + args.n, args.values_out, OrderedLess<K>{});
-  } else {
-    thrust::stable_sort(policy, args.keys_out, args.keys_out + args.n, OrderedLess<K>{});
-  }
-  STEPWISE_CHECK_LAUNCH();
+  thrust_stable_sort(args, workspace, OrderedLess<K>{}, stream);
 }
 
 }  // namespace
