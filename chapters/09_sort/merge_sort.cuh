@@ -40,7 +40,7 @@ STEPWISE_HD inline K last_key() {
 /// merge reads past the tile), and with pairs its values.
 template <int NT, int VT, class K, bool kPairs>
 struct BlockSortStorage {
-  K keys[kBlockSortSharedKeys<NT, VT>];
+  K keys[block_sort_shared_keys(NT, VT)];
   Value values[kPairs ? NT * VT : 1];
 };
 

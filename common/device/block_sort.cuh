@@ -79,16 +79,15 @@ __device__ __forceinline__ void serial_merge_in_shared(const K* shared, int a_be
   }
 }
 
-/// The number of keys of @p K the merge rounds of block_merge_sort stage in shared memory for a
-/// tile of NT * VT: the tile and one key more, which a merge cursor at the tile's end reads.
-template <int NT, int VT>
-constexpr int kBlockSortSharedKeys = NT* VT + 1;
+/// How many keys block_merge_sort's merge rounds stage in shared memory for a tile of @p nt x @p vt:
+/// the tile and one key more, which a merge cursor at the tile's end reads.
+constexpr int block_sort_shared_keys(int nt, int vt) { return nt * vt + 1; }
 
 /// Sorts the block's tile of NT * VT keys held in thread order (thread t holds items
 /// t VT .. t VT + VT - 1; with @p kPairs, the values alongside), stably by @p comp: on return
 /// thread t holds items t VT .. of the sorted tile, in the same registers. A partial tile is
 /// padded by the caller with keys that go after every real key. The merge rounds stage the tile
-/// in @p shared_keys (kBlockSortSharedKeys<NT, VT> keys) and @p shared_values (NT * VT values
+/// in @p shared_keys (block_sort_shared_keys(NT, VT) keys) and @p shared_values (NT * VT values
 /// with @p kPairs, else unread), each thread in items t VT .. t VT + VT - 1 first: a caller
 /// whose last use of that memory was its own warp's slice (a warp transpose ending in
 /// __syncwarp) needs no barrier before the call; any other synchronizes first. The last round
@@ -100,7 +99,7 @@ __device__ __forceinline__ void block_merge_sort(K (&keys)[VT], V (&values)[VT],
   odd_even_transposition_sort<kPairs>(keys, values, comp);
   const int thread = threadIdx.x;
   const int mine = tile::thread_order_slot(thread, 0, VT);
-  // Each round merges pairs of runs of `lanes` threads' outputs (VT lanes keys each): thread t's
+  // Each round merges pairs of runs of `lanes` threads' outputs (lanes * VT keys each): thread t's
   // pair starts at the thread t rounded down to a multiple of 2 lanes, with no division.
   for (int lanes = 1; lanes < NT; lanes *= 2) {
 #pragma unroll

@@ -12,7 +12,8 @@
 // outputs; each block loads its two ranges with coalesced loads into shared memory, every
 // thread searches its diagonal there and merges VT outputs in registers, and the tile leaves
 // through the strided transpose. Values follow their keys: the block sort carries them through
-// every exchange and merge, a pass gathers them by the index each output came from. Ties take
+// every exchange and, after each merge round, gathers them by the shared-memory slot each output
+// came from; a pass gathers them by the index each output came from. Ties take
 // the earlier run, so equal keys keep their input order. Every pass reads and writes each key
 // once, plus n / NV searches: log2(n / NV) + 1 passes where stage 1 makes log2 n, each with
 // log2(run) dependent loads per key.
