@@ -20,10 +20,10 @@
 //   over the warps per digit; the sweep above needs a handful of barriers per tile, however many
 //   keys a thread holds. (This variant counts with the shared histogram too.)
 // - Bigger tiles. Stage 4's tile is 256 x 8 keys; a digit's run within a tile is then about 8
-//   keys, so most stores of the write-out fill part of a 32-byte sector. With 384 x 19 keys of
-//   4 bytes (cub::DeviceRadixSort's tile on sm_90) or 256 x 16 of 8 bytes the runs are three or
-//   two times as long, the per-tile costs (ticket, look-back, barriers) are paid for more keys,
-//   and there are fewer statuses to clear and walk. Each key size has its own tile, one of
+//   keys, so most stores of the write-out fill part of a 32-byte sector. With 384 x 16 keys of
+//   4 bytes or 256 x 16 of 8 bytes the runs are three or two times as long, the per-tile costs (ticket, look-back,
+//   barriers) are paid for more keys, and there are fewer statuses to clear and walk. Each key size has its own tile,
+//   one of
 //   --sweep's. A key's digit is never kept in a register array: until the warps' offsets are
 //   known, the place register holds the digit in its high half, and the write-out reads it from
 //   the sorted key. The last tile is padded with last_key<K>(), whose digit is the largest, so
@@ -32,8 +32,10 @@
 //   80 registers a thread, so two blocks fit an SM. A tile spends much of its time waiting: on
 //   its loads, on barriers, on the look-back of its predecessors. __launch_bounds__ asks for three
 //   blocks, 56 registers a thread, a half more warps to cover those waits; the variant row (two
-//   blocks) weighs that against the few registers spilled (`cuobjdump -res-usage` shows them as
-//   STACK). Sorts of keys and of pairs run different instantiations of the pass kernel
+//   blocks) weighs the two. At 56 registers the default tile of uint32 keys spills nothing
+//   (`cuobjdump -res-usage` on the object shows STACK:0); 384 x 19, cub::DeviceRadixSort's tile
+//   on sm_90, spills 48 bytes a thread (96 with values), so it is one of --sweep's tiles, not the
+//   default. Sorts of keys and of pairs run different instantiations of the pass kernel
 //   (kPairs), so that the keys-only kernel does not hold the keys' places in registers after
 //   the keys are written.
 // - The histogram kernel. Stage 4's reads one key at a time and adds each digit to one shared
@@ -42,8 +44,7 @@
 //   instruction meet on the same counter. The variant row runs stage 4's.
 // The digit starts and the write-out are stage 4's: the tile sorted by digit in shared memory,
 // then written with consecutive threads on consecutive places of a digit's run. Values are
-// loaded only when the keys' places are known, and go through the same shared memory after the
-// keys.
+// loaded only once the keys are written, each straight into its place in the same shared memory.
 #include <cuda/atomic>
 
 #include "algorithm/lookback.hpp"
@@ -143,8 +144,7 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
   // Places past the end of the last tile hold last_key<K>(): its digit is the largest, and it
   // comes after every real key, so it is ranked after them all, its place in the sorted tile is
   // at or past tile_count, and it is never written out. Only the last tile's count of the
-  // largest digit includes them, and no tile looks back at the last one. The digit is
-  // recomputed from the key where it is needed (a shift and a mask): no register holds it.
+  // largest digit includes them, and no tile looks back at the last one.
   K key[VT];
 #pragma unroll
   for (int j = 0; j < VT; ++j) {
@@ -281,15 +281,12 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
     }
   }
   if constexpr (kPairs) {
-    Value value[VT];
+    __syncthreads();  // every key is read out of the staging area
 #pragma unroll
     for (int j = 0; j < VT; ++j) {
       const int local = local_of(j);
-      value[j] = local < tile_count ? values_in[first + local] : 0;
+      storage.tile.values[place[j]] = local < tile_count ? values_in[first + local] : 0;
     }
-    __syncthreads();  // every key is read out of the staging area
-#pragma unroll
-    for (int j = 0; j < VT; ++j) storage.tile.values[place[j]] = value[j];
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < VT; ++i) {
@@ -385,7 +382,7 @@ void run_passes(const SortArgs<K>& args, Workspace& workspace, cudaStream_t stre
 /// The default tile per key size, one of tile_shapes(); --sweep times the others.
 template <class K>
 constexpr LaunchShape default_shape() {
-  return sizeof(K) == 4 ? LaunchShape{384, 19, 0} : LaunchShape{256, 16, 0};
+  return sizeof(K) == 4 ? LaunchShape{384, 16, 0} : LaunchShape{256, 16, 0};
 }
 
 /// Every compiled (threads, items) shape whose tile fits shared memory for keys of type K.
