@@ -6,6 +6,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "device/block.cuh"
 #include "device/thread_ops.hpp"
@@ -185,6 +188,23 @@ __global__ void __launch_bounds__(NT)
   __syncthreads();
   for (int d = threadIdx.x; d < RADIX; d += NT)
     counts[static_cast<std::size_t>(d) * gridDim.x + blockIdx.x] = histogram[d];
+}
+
+/// The key whose ordered_bits() has every bit set: the largest digit in every pass, so that a
+/// tile padded with it ranks the padding after every real key. Its order is the key's order:
+/// UINT_MAX, INT_MAX, the largest positive NaN's bits, UINT64_MAX.
+template <class K>
+STEPWISE_HD K last_key() {
+  if constexpr (std::is_same_v<K, float>) {
+    const std::uint32_t bits = 0x7fffffffu;
+    float key;
+    memcpy(&key, &bits, sizeof key);
+    return key;
+  } else if constexpr (std::is_signed_v<K>) {
+    return static_cast<K>(static_cast<std::make_unsigned_t<K>>(~std::make_unsigned_t<K>{0}) >> 1);
+  } else {
+    return static_cast<K>(~K{0});
+  }
 }
 
 /// Onesweep's digits (radix stages 4 and 5): 8 bits, 256 digit values.

@@ -20,6 +20,7 @@
 #include "host/dispatch.hpp"
 #include "host/launch.hpp"
 #include "radix.cuh"
+#include "radix_passes.cuh"
 
 namespace stepwise::sort {
 namespace {
@@ -62,35 +63,18 @@ void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& sh
   require_threads(shape.threads);
   if (shape.threads != kRadix) throw std::invalid_argument("onesweep: one thread per digit, 256 threads per block");
   if (shape.blocks_per_sm <= 0) throw std::invalid_argument("onesweep: the histogram kernel needs its blocks per SM");
-  const SortScratch<K> scratch = carve_scratch(workspace, args);
-  constexpr int kPasses = (kKeyBits<K> + kBits - 1) / kBits;
   dispatch(shape.items, Items{}, "items per thread", [&](auto vt) {
     constexpr int VT = decltype(vt)::value;
-    const std::size_t tiles = ceil_div(args.n, static_cast<std::size_t>(kRadix) * VT);
-    const std::size_t histogram_bytes = aligned_bytes(kPasses * kRadix * sizeof(unsigned long long));
-    const LookbackLayout layout = packed_lookback_layout(tiles * kRadix);
-    if (histogram_bytes + layout.total_bytes > scratch.rest_bytes)
-      throw std::invalid_argument("onesweep: the workspace has too few statuses for " + std::to_string(tiles) +
-                                  " tiles");
-    auto* histograms = reinterpret_cast<unsigned long long*>(scratch.rest);
-    unsigned char* lookback = scratch.rest + histogram_bytes;
-    auto* ticket_counter = reinterpret_cast<unsigned*>(lookback);
-    const PackedCountStatus status{reinterpret_cast<unsigned long long*>(lookback + layout.status_offset)};
-    if (args.n == 0) return;
-    STEPWISE_CUDA_CHECK(cudaMemsetAsync(histograms, 0, histogram_bytes, stream));
-    count_all_digits<kRadix><<<resident_grid(shape), kRadix, 0, stream>>>(args.keys_in, args.n, histograms);
-    STEPWISE_CHECK_LAUNCH();
-    scan_digit_starts<kRadix><<<kPasses, kRadix, 0, stream>>>(histograms);
-    STEPWISE_CHECK_LAUNCH();
-    const unsigned grid = grid_of(tiles);
-    for_each_pass(args, scratch, kPasses, stream,
-                  [&](const K* keys_in, const Value* values_in, K* keys_out, Value* values_out, int pass) {
-                    STEPWISE_CUDA_CHECK(cudaMemsetAsync(lookback, 0, layout.clear_bytes, stream));
-                    onesweep_pass<VT><<<grid, kRadix, 0, stream>>>(
-                        keys_in, values_in, keys_out, values_out, args.n, pass * kBits,
-                        histograms + static_cast<std::size_t>(pass) * kRadix, ticket_counter, status);
-                    STEPWISE_CHECK_LAUNCH();
-                  });
+    onesweep_passes(
+        args, workspace, static_cast<std::size_t>(kRadix) * VT, "onesweep", stream,
+        [&](const K* keys, std::size_t n, unsigned long long* histograms) {
+          count_all_digits<kRadix><<<resident_grid(shape), kRadix, 0, stream>>>(keys, n, histograms);
+        },
+        [&](const K* keys_in, const Value* values_in, K* keys_out, Value* values_out, const OnesweepPass& pass) {
+          onesweep_pass<VT><<<pass.grid, kRadix, 0, stream>>>(keys_in, values_in, keys_out, values_out, args.n,
+                                                              pass.shift, pass.digit_starts, pass.ticket_counter,
+                                                              pass.status);
+        });
   });
 }
 

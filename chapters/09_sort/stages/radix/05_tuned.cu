@@ -1,35 +1,50 @@
-// Radix stage 5, tuned Onesweep: the tile publishes its digit counts before it ranks, each warp
-// ranks its own slice of the tile without block barriers, and tiles are larger.
+// Radix stage 5, tuned Onesweep: each warp counts and ranks its own slice of the tile in one
+// sweep with no atomics and no barrier, the tile publishes its digit counts before it looks back,
+// tiles are larger, and the histogram kernel reads 16 bytes at a time into several histograms.
 //
-// Changed from stage 4, four things, each a variant row that undoes it:
-// - Early counts. Stage 4 publishes a tile's count of each digit only after the whole tile is
-//   ranked, so the next tile's look-back waits on this tile's ranking and the chain of tiles
-//   moves at the speed of ranking. Here the tile counts its digits with shared-memory atomics
-//   right after the load and publishes them at once: the tiles behind it find its count while it
-//   is still ranking, and by the time this tile looks back (after its own ranking) its
-//   predecessors have usually published their inclusive counts.
-// - Warp ranking in one sweep. Stage 4 ranks VT rounds of NT keys, each round four block
-//   barriers and a walk over the warps per digit. Here warp w loads its own contiguous slice of
-//   32 x VT keys (32 lanes, consecutive addresses: coalesced), and ranks them in order with
-//   __match_any_sync and one counter per warp and digit that only that warp touches: no barrier
-//   at all. One walk over the warps per digit (thread d) then turns the warps' counts into
-//   where each warp's keys of digit d start in the tile: a handful of barriers per tile, however
-//   many keys a thread holds.
+// Changed from stage 4, six things, each a variant row that undoes it:
+// - Warp counts. Warp w loads its own contiguous slice of 32 x VT keys (32 lanes, consecutive
+//   addresses: coalesced) and walks it in input order: the lanes holding the same digit find
+//   each other with __match_any_sync, the lowest of them adds their number to the warp's own
+//   counter of that digit (256 counters a warp, touched by no other warp: a plain read and
+//   write, no atomic), and each key's rank in its warp is the counter before the add plus its
+//   peers below it. One walk over the warps per digit (thread d) then gives both the tile's count
+//   of digit d and where each warp's keys of digit d start. The variant counts first with
+//   block-wide atomics on one shared histogram, where the keys of all twelve warps meet on the
+//   same 256 counters, and ranks in a second sweep: more shared-memory instructions per key, and
+//   the short-scoreboard stalls (warps waiting on shared memory) that Nsight Compute shows.
+// - Early counts. Stage 4 publishes a tile's count of each digit only once every key knows its
+//   place. Here thread d publishes the moment the walk has summed the warps, before the scan of
+//   the counts and the look-back: the tiles behind find it sooner.
+// - Warp ranking. Stage 4 ranks VT rounds of NT keys, each round four block barriers and a walk
+//   over the warps per digit; the sweep above needs a handful of barriers per tile, however many
+//   keys a thread holds. (This variant counts with the shared histogram too.)
 // - Bigger tiles. Stage 4's tile is 256 x 8 keys; a digit's run within a tile is then about 8
-//   keys, so most stores of the write-out fill part of a 32-byte sector. With 256 x 16 or
-//   384 x 16 keys the runs are two or three times as long, the per-tile costs (ticket, look-back,
-//   barriers) are paid for twice as many keys, and there are fewer statuses to clear and walk.
-//   Each key size has its own tile (8-byte keys fill shared memory sooner), one of --sweep's.
+//   keys, so most stores of the write-out fill part of a 32-byte sector. With 384 x 16 keys of
+//   4 bytes or 256 x 16 of 8 bytes the runs are three or two times as long, the per-tile costs (ticket, look-back,
+//   barriers) are paid for more keys, and there are fewer statuses to clear and walk. Each key size has its own tile,
+//   one of
+//   --sweep's. A key's digit is never kept in a register array: until the warps' offsets are
+//   known, the place register holds the digit in its high half, and the write-out reads it from
+//   the sorted key. The last tile is padded with last_key<K>(), whose digit is the largest, so
+//   that the padding ranks after every real key and needs no test in the ranking.
 // - Three blocks per SM. Left to itself the compiler gives the pass kernel of the default tile
-//   75 (4-byte keys, 384 threads) or 100 (8-byte keys, 256 threads) registers a thread, so two
-//   blocks fit an SM. A tile spends much of its time waiting: on its loads, on barriers, on the
-//   look-back of its predecessors. __launch_bounds__ asks for three blocks, a third more warps
-//   to cover those waits; the price is a few spilled registers (16 to 48 bytes of stack a
-//   thread), and the variant row (two blocks, as the compiler chose) weighs the two.
-// The histogram kernel and the digit starts are stage 4's; the write-out is stage 4's too: the
-// tile sorted by digit in shared memory, then written with consecutive threads on consecutive
-// places of a digit's run. Values are loaded only when the keys' places are known, and go
-// through the same shared memory after the keys.
+//   80 registers a thread, so two blocks fit an SM. A tile spends much of its time waiting: on
+//   its loads, on barriers, on the look-back of its predecessors. __launch_bounds__ asks for three
+//   blocks, 56 registers a thread, a half more warps to cover those waits; the variant row (two
+//   blocks) weighs the two. At 56 registers the default tile of uint32 keys spills nothing
+//   (`cuobjdump -res-usage` on the object shows STACK:0); 384 x 19, cub::DeviceRadixSort's tile
+//   on sm_90, spills 48 bytes a thread (96 with values), so it is one of --sweep's tiles, not the
+//   default. Sorts of keys and of pairs run different instantiations of the pass kernel
+//   (kPairs), so that the keys-only kernel does not hold the keys' places in registers after
+//   the keys are written.
+// - The histogram kernel. Stage 4's reads one key at a time and adds each digit to one shared
+//   histogram per block; this one reads 16 bytes at a time (two loads in flight) and gives
+//   each block four histograms, lane l adding to copy l % 4, so that fewer lanes of one atomic
+//   instruction meet on the same counter. The variant row runs stage 4's.
+// The digit starts and the write-out are stage 4's: the tile sorted by digit in shared memory,
+// then written with consecutive threads on consecutive places of a digit's run. Values are
+// loaded only once the keys are written, each straight into its place in the same shared memory.
 #include <cuda/atomic>
 
 #include "algorithm/lookback.hpp"
@@ -37,6 +52,7 @@
 #include "host/dispatch.hpp"
 #include "host/launch.hpp"
 #include "radix.cuh"
+#include "radix_passes.cuh"
 
 namespace stepwise::sort {
 namespace {
@@ -44,11 +60,20 @@ namespace {
 constexpr int kRadix = kOnesweepRadix;
 constexpr int kBits = kOnesweepBits;
 constexpr unsigned kBackoffNs = 64;
+constexpr int kHistogramThreads = 256;
 constexpr int kHistogramBlocksPerSm = 4;
+constexpr int kHistogramCopies = 4;
 constexpr int kStaticSharedBytes = 48 * 1024;
 
 using Threads = IntList<256, 384>;
-using Items = IntList<8, 12, 16, 20, 24>;
+using Items = IntList<8, 12, 16, 19, 24>;
+
+/// How a tile finds its digit counts and its keys' places in the tile.
+enum class Ranking {
+  warp_counts,       ///< one match_any sweep per warp into the warp's own counters, then one walk
+  shared_histogram,  ///< a block-wide shared histogram (atomics) for the counts, then the warp sweep
+  rounds,            ///< the shared histogram, then stage 4's rounds of NT keys (TileDigitRanks)
+};
 
 /// The shared memory of one tile. The per-warp digit counters (or stage 4's round counters, in
 /// the variant without warp ranking) are dead once every key knows its place in the tile, so the
@@ -63,7 +88,7 @@ struct TunedStorage {
     Value values[NT * VT];
   } tile;
   typename BlockScan<NT, Plus<unsigned>>::Storage scan;
-  unsigned histogram[kRadix];              ///< the tile's count of each digit (the early counts)
+  unsigned histogram[kRadix];              ///< the shared-histogram variants' count of each digit
   unsigned tile_start[kRadix];             ///< the tile's keys of smaller digits
   unsigned long long output_base[kRadix];  ///< output place of the digit's local place 0
   unsigned ticket;
@@ -74,19 +99,19 @@ template <int NT, int VT, class K>
 constexpr bool kFits = sizeof(TunedStorage<NT, VT, K>) <= kStaticSharedBytes;
 
 /// Blocks per SM that tuned_pass asks the compiler to fit, through __launch_bounds__'s second
-/// argument. For tiles of up to 16 keys a thread: three (kOccupancy), a budget of 65536 / (3 x NT)
-/// registers a thread, 56 at 384 threads and 85 at 256; or two (the variant), which is what the
-/// compiler chose by itself for the default tiles (75 registers for 384 x 16 four-byte keys, 100
-/// for 256 x 16 eight-byte keys). Larger tiles need more registers: one.
+/// argument. For tiles of up to 19 keys a thread: three (kOccupancy), a budget of 65536 / (3 x NT)
+/// registers a thread, 56 at 384 threads and 85 at 256; or two (the variant), the compiler's own
+/// choice for the default tiles. Larger tiles need more registers: one.
 template <int NT, int VT, bool kOccupancy>
-constexpr int kPassBlocks = VT > 16      ? 1
+constexpr int kPassBlocks = VT > 19      ? 1
                             : kOccupancy ? 3
                                          : 2;
 
-/// One digit pass. kEarly: publish the tile's counts before ranking (else after, as stage 4).
-/// kWarpRank: warp-striped load and one ranking sweep per warp (else stage 4's rounds of NT
-/// consecutive keys, TileDigitRanks).
-template <int NT, int VT, class K, bool kEarly, bool kWarpRank, bool kOccupancy>
+/// One digit pass. kEarly: publish the tile's counts as soon as they are known (else once every
+/// key knows its place in the tile, as stage 4). R: how the tile counts and ranks its keys.
+/// kPairs: move values too (a kernel of its own, so that the keys-only kernel does not hold the
+/// keys' places in registers after the keys are written).
+template <int NT, int VT, class K, bool kEarly, Ranking R, bool kOccupancy, bool kPairs>
 __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
     tuned_pass(const K* __restrict__ keys_in, const Value* __restrict__ values_in, K* __restrict__ keys_out,
                Value* __restrict__ values_out, std::size_t n, int shift,
@@ -96,159 +121,262 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
   using Storage = TunedStorage<NT, VT, K>;
   constexpr int kWarps = Storage::kWarps;
   constexpr int kTile = NT * VT;
+  constexpr bool kWarpSweep = R != Ranking::rounds;
   __shared__ Storage storage;
   const int lane = threadIdx.x % 32;
   const int warp = threadIdx.x / 32;
 
-  for (int i = threadIdx.x; i < kRadix; i += NT) storage.histogram[i] = 0;
-  if (kWarpRank)
+  if (R != Ranking::warp_counts)
+    for (int i = threadIdx.x; i < kRadix; i += NT) storage.histogram[i] = 0;
+  if (kWarpSweep)
     for (int i = threadIdx.x; i < kWarps * kRadix; i += NT) (&storage.tile.warp_counts[0][0])[i] = 0;
   if (threadIdx.x == 0) storage.ticket = atomicAdd(ticket_counter, 1u);
   __syncthreads();
-  const std::size_t tile_index = storage.ticket;
-  const std::size_t first = tile_index * kTile;
+  const unsigned tile_index = storage.ticket;
+  const std::size_t first = static_cast<std::size_t>(tile_index) * kTile;
   const int tile_count = static_cast<int>(n - first < static_cast<std::size_t>(kTile) ? n - first : kTile);
-  // Key j of this thread: warp-striped (the warp's own slice, lanes side by side) or, without
-  // warp ranking, block-striped rounds of NT keys as in stage 4. Either way the keys are ranked
+  // Key j of this thread: warp-striped (the warp's own slice, lanes side by side) or, in the
+  // rounds variant, block-striped rounds of NT keys as in stage 4. Either way the keys are ranked
   // in input order.
-  const auto local_of = [&](int j) { return kWarpRank ? warp * 32 * VT + j * 32 + lane : j * NT + threadIdx.x; };
+  const auto local_of = [&](int j) { return kWarpSweep ? warp * 32 * VT + j * 32 + lane : j * NT + threadIdx.x; };
+  const auto digit_of = [&](const K& key) { return digit(ordered_bits(key), shift, kBits); };
 
+  // Places past the end of the last tile hold last_key<K>(): its digit is the largest, and it
+  // comes after every real key, so it is ranked after them all, its place in the sorted tile is
+  // at or past tile_count, and it is never written out. Only the last tile's count of the
+  // largest digit includes them, and no tile looks back at the last one.
   K key[VT];
-  unsigned d[VT];
 #pragma unroll
   for (int j = 0; j < VT; ++j) {
     const int local = local_of(j);
-    const bool valid = local < tile_count;
-    key[j] = valid ? keys_in[first + local] : K{};
-    d[j] = valid ? digit(ordered_bits(key[j]), shift, kBits) : kRadix;
+    key[j] = local < tile_count ? keys_in[first + local] : last_key<K>();
   }
-#pragma unroll
-  for (int j = 0; j < VT; ++j)
-    if (d[j] < kRadix) atomicAdd(&storage.histogram[d[j]], 1u);
-  __syncthreads();
 
   const unsigned digit_value = threadIdx.x;  // thread d < kRadix publishes and looks back for digit d
   const bool digit_thread = digit_value < kRadix;
-  const unsigned count = digit_thread ? storage.histogram[digit_value] : 0u;
-  const std::size_t entry = tile_index * kRadix + digit_value;
-  if (kEarly && digit_thread) status.publish(entry, tile_index == 0 ? kTileInclusive : kTileAggregate, count);
-  unsigned total = 0;
-  const unsigned start = BlockScan<NT, Plus<unsigned>>::exclusive_scan(count, total, storage.scan, Plus<unsigned>{});
-  if (digit_thread) storage.tile_start[digit_value] = start;
-
-  unsigned place[VT];  // each key's place in the tile sorted by digit
-  if constexpr (kWarpRank) {
+  // This tile's status of digit d, and what it first publishes there.
+  const auto entry = [&] { return static_cast<std::size_t>(tile_index) * kRadix + digit_value; };
+  const TileFlag own_flag = tile_index == 0 ? kTileInclusive : kTileAggregate;
+  unsigned count = 0;  // in thread d: the tile's keys of digit d
+  unsigned start = 0;  // in thread d: the tile's keys of smaller digits
+  // Each key's place in the tile sorted by digit. Until the warps' offsets are known it holds
+  // the key's digit above kDigitShift and its rank in its warp below: the digit is read back from
+  // there, so that no register array holds the digits and the compiler does not keep them.
+  unsigned place[VT];
+  constexpr int kDigitShift = 16;
+  constexpr unsigned kRankMask = (1u << kDigitShift) - 1;
+  static_assert(kTile <= (1 << kDigitShift), "a rank fits below kDigitShift");
+  if constexpr (R == Ranking::warp_counts) {
+    // One sweep per warp: the lanes holding the same digit find each other (__match_any_sync),
+    // the lowest of them adds their number to the warp's counter of that digit, and each key's
+    // rank in its warp is the counter before the add plus its peers below it. Only this warp
+    // touches its counters: no atomics, no barrier.
     unsigned* counters = storage.tile.warp_counts[warp];
 #pragma unroll
     for (int j = 0; j < VT; ++j) {
-      const unsigned peers = __match_any_sync(kFullWarp, d[j]);
+      const unsigned d = digit_of(key[j]);
+      const unsigned peers = __match_any_sync(kFullWarp, d);
       const int leader = __ffs(peers) - 1;
       unsigned before = 0;
-      if (lane == leader && d[j] < kRadix) {
-        before = counters[d[j]];
-        counters[d[j]] = before + __popc(peers);
+      if (lane == leader) {
+        before = counters[d];
+        counters[d] = before + __popc(peers);
       }
-      place[j] = __shfl_sync(kFullWarp, before, leader) + __popc(peers & lanes_below());
+      place[j] = (d << kDigitShift) | (__shfl_sync(kFullWarp, before, leader) + __popc(peers & lanes_below()));
       __syncwarp();  // the next key's leader reads what this one's wrote
     }
     __syncthreads();
+    // One walk over the warps per digit: the tile's count of digit d (published at once) and
+    // where each warp's keys of digit d start among them.
     if (digit_thread) {
-      unsigned running = start;
 #pragma unroll
       for (int w = 0; w < kWarps; ++w) {
         const unsigned warp_count = storage.tile.warp_counts[w][digit_value];
-        storage.tile.warp_counts[w][digit_value] = running;
-        running += warp_count;
+        storage.tile.warp_counts[w][digit_value] = count;
+        count += warp_count;
       }
+      if (kEarly) status.publish(entry(), own_flag, count);
     }
+    unsigned total = 0;
+    start = BlockScan<NT, Plus<unsigned>>::exclusive_scan(count, total, storage.scan, Plus<unsigned>{});
+    if (digit_thread)
+#pragma unroll
+      for (int w = 0; w < kWarps; ++w) storage.tile.warp_counts[w][digit_value] += start;
     __syncthreads();
 #pragma unroll
-    for (int j = 0; j < VT; ++j)
-      if (d[j] < kRadix) place[j] += storage.tile.warp_counts[warp][d[j]];
+    for (int j = 0; j < VT; ++j) place[j] = (place[j] & kRankMask) + counters[place[j] >> kDigitShift];
   } else {
-    __syncthreads();  // tile_start
-    TileDigitRanks<NT, kRadix>::begin(storage.tile.rounds);
+    // The counts first, with block-wide atomics on one shared histogram (the keys of all warps
+    // meet on the same 256 counters), then a second sweep ranks the keys.
 #pragma unroll
-    for (int j = 0; j < VT; ++j) {
-      const unsigned rank = TileDigitRanks<NT, kRadix>::rank(d[j], storage.tile.rounds);
-      place[j] = d[j] < kRadix ? storage.tile_start[d[j]] + rank : 0u;
+    for (int j = 0; j < VT; ++j) atomicAdd(&storage.histogram[digit_of(key[j])], 1u);
+    __syncthreads();
+    count = digit_thread ? storage.histogram[digit_value] : 0u;
+    if (kEarly && digit_thread) status.publish(entry(), own_flag, count);
+    unsigned total = 0;
+    start = BlockScan<NT, Plus<unsigned>>::exclusive_scan(count, total, storage.scan, Plus<unsigned>{});
+    if (digit_thread) storage.tile_start[digit_value] = start;
+    if constexpr (R == Ranking::shared_histogram) {
+      unsigned* counters = storage.tile.warp_counts[warp];
+#pragma unroll
+      for (int j = 0; j < VT; ++j) {
+        const unsigned d = digit_of(key[j]);
+        const unsigned peers = __match_any_sync(kFullWarp, d);
+        const int leader = __ffs(peers) - 1;
+        unsigned before = 0;
+        if (lane == leader) {
+          before = counters[d];
+          counters[d] = before + __popc(peers);
+        }
+        place[j] = (d << kDigitShift) | (__shfl_sync(kFullWarp, before, leader) + __popc(peers & lanes_below()));
+        __syncwarp();
+      }
+      __syncthreads();
+      if (digit_thread) {
+        unsigned running = start;
+#pragma unroll
+        for (int w = 0; w < kWarps; ++w) {
+          const unsigned warp_count = storage.tile.warp_counts[w][digit_value];
+          storage.tile.warp_counts[w][digit_value] = running;
+          running += warp_count;
+        }
+      }
+      __syncthreads();
+#pragma unroll
+      for (int j = 0; j < VT; ++j) place[j] = (place[j] & kRankMask) + counters[place[j] >> kDigitShift];
+    } else {
+      __syncthreads();  // tile_start
+      TileDigitRanks<NT, kRadix>::begin(storage.tile.rounds);
+#pragma unroll
+      for (int j = 0; j < VT; ++j) {
+        const unsigned d = digit_of(key[j]);
+        place[j] = storage.tile_start[d] + TileDigitRanks<NT, kRadix>::rank(d, storage.tile.rounds);
+      }
     }
   }
-  if (!kEarly && digit_thread) status.publish(entry, tile_index == 0 ? kTileInclusive : kTileAggregate, count);
+  if (!kEarly && digit_thread) status.publish(entry(), own_flag, count);
   __syncthreads();  // the counters are dead: the staging area takes their place
 
   // The look-back of each digit overlaps the other threads' stores into shared memory.
 #pragma unroll
-  for (int j = 0; j < VT; ++j)
-    if (d[j] < kRadix) storage.tile.keys[place[j]] = key[j];
+  for (int j = 0; j < VT; ++j) storage.tile.keys[place[j]] = key[j];
   if (digit_thread) {
-    const unsigned long long before = look_back_column(status, entry, kRadix, kBackoffNs);
-    if (tile_index != 0) status.publish(entry, kTileInclusive, before + count);
+    const unsigned long long before = look_back_column(status, entry(), kRadix, kBackoffNs);
+    if (tile_index != 0) status.publish(entry(), kTileInclusive, before + count);
     storage.output_base[digit_value] = digit_starts[digit_value] + before - start;
   }
   __syncthreads();
-  unsigned out_digit[VT];
+  // With values, each thread keeps the digits of the sorted keys it wrote, four to a register,
+  // for the values that take the keys' places in the staging area.
+  static_assert(kBits <= 8, "a digit fits a byte of out_digits");
+  unsigned out_digits[kPairs ? (VT + 3) / 4 : 1] = {};
 #pragma unroll
   for (int i = 0; i < VT; ++i) {
     const int local = i * NT + threadIdx.x;
-    out_digit[i] = 0;
     if (local < tile_count) {
       const K sorted = storage.tile.keys[local];
-      out_digit[i] = digit(ordered_bits(sorted), shift, kBits);
-      keys_out[storage.output_base[out_digit[i]] + local] = sorted;
+      const unsigned d = digit_of(sorted);
+      keys_out[storage.output_base[d] + local] = sorted;
+      if (kPairs) out_digits[i / 4] |= d << (8 * (i % 4));
     }
   }
-  if (values_in == nullptr) return;
-  Value value[VT];
+  if constexpr (kPairs) {
+    __syncthreads();  // every key is read out of the staging area
 #pragma unroll
-  for (int j = 0; j < VT; ++j) {
-    const int local = local_of(j);
-    value[j] = local < tile_count ? values_in[first + local] : 0;
-  }
-  __syncthreads();  // every key is read out of the staging area
+    for (int j = 0; j < VT; ++j) {
+      const int local = local_of(j);
+      storage.tile.values[place[j]] = local < tile_count ? values_in[first + local] : 0;
+    }
+    __syncthreads();
 #pragma unroll
-  for (int j = 0; j < VT; ++j)
-    if (d[j] < kRadix) storage.tile.values[place[j]] = value[j];
-  __syncthreads();
-#pragma unroll
-  for (int i = 0; i < VT; ++i) {
-    const int local = i * NT + threadIdx.x;
-    if (local < tile_count) values_out[storage.output_base[out_digit[i]] + local] = storage.tile.values[local];
+    for (int i = 0; i < VT; ++i) {
+      const int local = i * NT + threadIdx.x;
+      const unsigned d = (out_digits[i / 4] >> (8 * (i % 4))) & 0xffu;
+      if (local < tile_count) values_out[storage.output_base[d] + local] = storage.tile.values[local];
+    }
   }
 }
 
-/// Enqueues the sort: the histogram of every pass, the digit starts, then per pass the status
-/// clear and tuned_pass<NT, VT, K, kEarly, kWarpRank, kOccupancy>.
-template <int NT, int VT, class K, bool kEarly, bool kWarpRank, bool kOccupancy>
-void run_passes(const SortArgs<K>& args, Workspace& workspace, cudaStream_t stream) {
-  const SortScratch<K> scratch = carve_scratch(workspace, args);
+/// Counts the digits of every pass over the keys, as count_all_digits does, with two changes:
+/// each thread reads 16 bytes at a time (4 keys of 4 bytes, 2 of 8) where the keys are aligned
+/// to 16 bytes, two such loads in flight before it counts, and a block keeps kCopies shared
+/// histograms, lane l adding to copy l % kCopies, so that fewer lanes of one atomic instruction
+/// meet on the same counter. The copies are summed when the block is done.
+template <int NT, int kCopies, class K>
+__global__ void __launch_bounds__(NT)
+    count_all_digits_wide(const K* __restrict__ keys, std::size_t n, unsigned long long* __restrict__ histograms) {
   constexpr int kPasses = (kKeyBits<K> + kBits - 1) / kBits;
-  const std::size_t tiles = ceil_div(args.n, static_cast<std::size_t>(NT) * VT);
-  const std::size_t histogram_bytes = aligned_bytes(kPasses * kRadix * sizeof(unsigned long long));
-  const LookbackLayout layout = packed_lookback_layout(tiles * kRadix);
-  if (histogram_bytes + layout.total_bytes > scratch.rest_bytes)
-    throw std::invalid_argument("tuned onesweep: the workspace has too few statuses for " + std::to_string(tiles) +
-                                " tiles");
-  auto* histograms = reinterpret_cast<unsigned long long*>(scratch.rest);
-  unsigned char* lookback = scratch.rest + histogram_bytes;
-  auto* ticket_counter = reinterpret_cast<unsigned*>(lookback);
-  const PackedCountStatus status{reinterpret_cast<unsigned long long*>(lookback + layout.status_offset)};
-  if (args.n == 0) return;
-  STEPWISE_CUDA_CHECK(cudaMemsetAsync(histograms, 0, histogram_bytes, stream));
-  const LaunchShape histogram_shape{kRadix, 0, kHistogramBlocksPerSm};
-  count_all_digits<kRadix><<<resident_grid(histogram_shape), kRadix, 0, stream>>>(args.keys_in, args.n, histograms);
-  STEPWISE_CHECK_LAUNCH();
-  scan_digit_starts<kRadix><<<kPasses, kRadix, 0, stream>>>(histograms);
-  STEPWISE_CHECK_LAUNCH();
-  const unsigned grid = grid_of(tiles);
-  for_each_pass(args, scratch, kPasses, stream,
-                [&](const K* keys_in, const Value* values_in, K* keys_out, Value* values_out, int pass) {
-                  STEPWISE_CUDA_CHECK(cudaMemsetAsync(lookback, 0, layout.clear_bytes, stream));
-                  tuned_pass<NT, VT, K, kEarly, kWarpRank, kOccupancy><<<grid, NT, 0, stream>>>(
-                      keys_in, values_in, keys_out, values_out, args.n, pass * kBits,
-                      histograms + static_cast<std::size_t>(pass) * kRadix, ticket_counter, status);
-                  STEPWISE_CHECK_LAUNCH();
-                });
+  constexpr int kVector = 16 / static_cast<int>(sizeof(K));
+  struct alignas(16) Vector {
+    K key[kVector];
+  };
+  __shared__ unsigned counts[kCopies][kPasses][kRadix];
+  for (int i = threadIdx.x; i < kCopies * kPasses * kRadix; i += NT) (&counts[0][0][0])[i] = 0;
+  __syncthreads();
+  auto* copy = counts[threadIdx.x % kCopies];
+  const auto count_key = [&](const K& key) {
+    const OrderedBits<K> bits = ordered_bits(key);
+#pragma unroll
+    for (int pass = 0; pass < kPasses; ++pass) atomicAdd(&copy[pass][digit(bits, pass * kBits, kBits)], 1u);
+  };
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * NT;
+  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * NT + threadIdx.x;
+  // The keys before the first 16-byte boundary, then whole vectors, then the keys after them.
+  const auto address = reinterpret_cast<std::uintptr_t>(keys);
+  const std::size_t misaligned = address % 16 == 0 ? 0 : (16 - address % 16) / sizeof(K);
+  const std::size_t head = misaligned < n ? misaligned : n;
+  for (std::size_t i = thread; i < head; i += stride) count_key(keys[i]);
+  const std::size_t vectors = (n - head) / kVector;
+  const auto* vector = reinterpret_cast<const Vector*>(keys + head);
+  std::size_t v = thread;
+  for (; v + stride < vectors; v += 2 * stride) {
+    const Vector a = vector[v];
+    const Vector b = vector[v + stride];
+#pragma unroll
+    for (int k = 0; k < kVector; ++k) count_key(a.key[k]);
+#pragma unroll
+    for (int k = 0; k < kVector; ++k) count_key(b.key[k]);
+  }
+  if (v < vectors) {
+    const Vector a = vector[v];
+#pragma unroll
+    for (int k = 0; k < kVector; ++k) count_key(a.key[k]);
+  }
+  for (std::size_t i = head + vectors * kVector + thread; i < n; i += stride) count_key(keys[i]);
+  __syncthreads();
+  for (int i = threadIdx.x; i < kPasses * kRadix; i += NT) {
+    unsigned count = 0;
+#pragma unroll
+    for (int c = 0; c < kCopies; ++c) count += (&counts[c][0][0])[i];
+    if (count != 0) atomicAdd(&histograms[i], static_cast<unsigned long long>(count));
+  }
+}
+
+/// Enqueues the sort (onesweep_passes): the histogram of every pass (count_all_digits_wide, or
+/// with kOneCopy stage 4's count_all_digits), then per pass tuned_pass<NT, VT, K, kEarly, R,
+/// kOccupancy, kPairs>.
+template <int NT, int VT, class K, bool kEarly, Ranking R, bool kOccupancy, bool kOneCopy>
+void run_passes(const SortArgs<K>& args, Workspace& workspace, cudaStream_t stream) {
+  onesweep_passes(
+      args, workspace, static_cast<std::size_t>(NT) * VT, "tuned onesweep", stream,
+      [&](const K* keys, std::size_t n, unsigned long long* histograms) {
+        const unsigned grid = resident_grid(LaunchShape{kHistogramThreads, 0, kHistogramBlocksPerSm});
+        if constexpr (kOneCopy)
+          count_all_digits<kHistogramThreads><<<grid, kHistogramThreads, 0, stream>>>(keys, n, histograms);
+        else
+          count_all_digits_wide<kHistogramThreads, kHistogramCopies>
+              <<<grid, kHistogramThreads, 0, stream>>>(keys, n, histograms);
+      },
+      [&](const K* keys_in, const Value* values_in, K* keys_out, Value* values_out, const OnesweepPass& pass) {
+        if (values_in != nullptr)
+          tuned_pass<NT, VT, K, kEarly, R, kOccupancy, true>
+              <<<pass.grid, NT, 0, stream>>>(keys_in, values_in, keys_out, values_out, args.n, pass.shift,
+                                             pass.digit_starts, pass.ticket_counter, pass.status);
+        else
+          tuned_pass<NT, VT, K, kEarly, R, kOccupancy, false>
+              <<<pass.grid, NT, 0, stream>>>(keys_in, values_in, keys_out, values_out, args.n, pass.shift,
+                                             pass.digit_starts, pass.ticket_counter, pass.status);
+      });
 }
 
 /// The default tile per key size, one of tile_shapes(); --sweep times the others.
@@ -271,8 +399,8 @@ std::vector<LaunchShape> tile_shapes() {
 }
 
 /// The stage's launcher, at every shape of tile_shapes() (kAllShapes) or only at the default
-/// shape (the variants that undo early counts, warp ranking or the occupancy bound).
-template <class K, bool kEarly, bool kWarpRank, bool kOccupancy, bool kAllShapes>
+/// shape (the variants that undo one change each).
+template <class K, bool kEarly, Ranking R, bool kOccupancy, bool kOneCopy, bool kAllShapes>
 void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
   if constexpr (kAllShapes) {
@@ -280,7 +408,7 @@ void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& sh
       constexpr int NT = decltype(nt)::value;
       constexpr int VT = decltype(vt)::value;
       if constexpr (kFits<NT, VT, K>)
-        run_passes<NT, VT, K, kEarly, kWarpRank, kOccupancy>(args, workspace, stream);
+        run_passes<NT, VT, K, kEarly, R, kOccupancy, kOneCopy>(args, workspace, stream);
       else
         throw std::invalid_argument("tuned onesweep: a tile of " + std::to_string(NT) + " x " + std::to_string(VT) +
                                     " keys does not fit shared memory");
@@ -290,7 +418,7 @@ void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& sh
     if (shape.threads != kDefault.threads || shape.items != kDefault.items)
       throw std::invalid_argument("tuned onesweep variants run at the stage's default shape only, " +
                                   describe(kDefault));
-    run_passes<kDefault.threads, kDefault.items, K, kEarly, kWarpRank, kOccupancy>(args, workspace, stream);
+    run_passes<kDefault.threads, kDefault.items, K, kEarly, R, kOccupancy, kOneCopy>(args, workspace, stream);
   }
 }
 
@@ -301,11 +429,11 @@ SortStage<K> radix_tuned() {
   SortStage<K> stage;
   stage.name = "tuned";
   stage.lesson =
-      "counts published before ranking, each warp ranks its own slice with no barrier, bigger tiles, three blocks "
-      "per SM";
+      "counts published before the look-back, each warp counts and ranks its own slice in one sweep with no "
+      "barrier, bigger tiles, three blocks per SM, a wider histogram kernel";
   stage.shape = default_shape<K>();
   stage.sweep = tile_shapes<K>();
-  stage.launch = launch<K, true, true, true, true>;
+  stage.launch = launch<K, true, Ranking::warp_counts, true, false, true>;
   stage.traits.algorithm = Algorithm::radix;
   stage.traits.digit_bits = kBits;
   stage.traits.key_reads_per_pass = 1.0;  // the pass kernel
@@ -314,15 +442,21 @@ SortStage<K> radix_tuned() {
   stage.traits.launches_per_pass = 2;  // the status clear and the pass kernel
   stage.traits.launches_per_sort = 3;  // the histogram clear, the histogram kernel, the scan of the digit starts
   stage.variants = {
-      variant_of(stage, "early counts", "the tile publishes its digit counts only once it is ranked, as stage 4",
-                 launch<K, false, true, true, false>),
+      variant_of(stage, "early counts", "the tile publishes its digit counts only once its keys are placed, as stage 4",
+                 launch<K, false, Ranking::warp_counts, true, false, false>),
+      variant_of(stage, "warp counts",
+                 "the counts from one shared histogram (block-wide atomics), then a second sweep ranks the keys",
+                 launch<K, true, Ranking::shared_histogram, true, false, false>),
       variant_of(stage, "warp ranking", "stage 4's ranking: block-striped rounds of NT keys, four barriers per round",
-                 launch<K, true, false, true, false>),
-      variant_of(stage, "tile", "stage 4's tile, 256 x 8 keys", launch<K, true, true, true, true>),
+                 launch<K, true, Ranking::rounds, true, false, false>),
+      variant_of(stage, "tile", "stage 4's tile, 256 x 8 keys",
+                 launch<K, true, Ranking::warp_counts, true, false, true>),
       variant_of(stage, "occupancy", "registers left to the compiler: two blocks of the default tile per SM, not three",
-                 launch<K, true, true, false, false>),
+                 launch<K, true, Ranking::warp_counts, false, false, false>),
+      variant_of(stage, "histogram", "stage 4's histogram kernel: one key per load, one shared histogram per block",
+                 launch<K, true, Ranking::warp_counts, true, true, false>),
   };
-  stage.variants[2].shape = LaunchShape{256, 8, 0};  // the tile row
+  stage.variants[3].shape = LaunchShape{256, 8, 0};  // the tile row
   return stage;
 }
 
