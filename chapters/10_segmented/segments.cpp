@@ -150,11 +150,17 @@ std::vector<std::uint64_t> make_offsets(std::uint64_t n, const SegmentSpec& spec
 
 double expected_segments(std::uint64_t n, const SegmentSpec& spec) {
   const double items = static_cast<double>(n);
+  // The mean count, with a tenth and ten standard deviations of margin: the lengths are drawn
+  // independently, so the count strays from its mean by about its square root.
+  const auto bound = [](double mean, double spread) { return 1.1 * mean + 10.0 * std::sqrt(spread) + 3.0; };
   switch (spec.kind) {
     case SegmentSpec::Kind::uniform:
-      return 1.1 * items / spec.parameter + 3.0;
-    case SegmentSpec::Kind::empty:
-      return 1.1 * items / (16.0 * (1.0 - spec.parameter / 100.0)) + 3.0;
+      return bound(items / spec.parameter, items / spec.parameter + 1.0);
+    case SegmentSpec::Kind::empty: {
+      const double full = 1.0 - spec.parameter / 100.0;  // the share of non-empty segments
+      const double mean = (items / 16.0 + 1.0) / full;
+      return bound(mean, mean / full);
+    }
     case SegmentSpec::Kind::huge:
       return items / 2.0 + 3.0;
     case SegmentSpec::Kind::zipf:  // every length is at least 1
