@@ -124,71 +124,6 @@ double segreduce_device_bytes(const Plan& plan, std::uint64_t n) {
          workspace;
 }
 
-// --analyze -----------------------------------------------------------------------------------
-
-LaneWork lane_work(const WorkPlan& plan, const std::vector<std::uint64_t>& offsets) {
-  const std::uint64_t segments = offsets.size() - 1;
-  const std::uint64_t n = offsets.back();
-  const auto length = [&](std::uint64_t s) { return offsets[s + 1] - offsets[s]; };
-  const auto steps = [](std::uint64_t items, std::uint64_t lanes) {
-    return std::max<std::uint64_t>(1, ceil_div(items, lanes));
-  };
-  LaneWork work;
-  switch (plan.unit) {
-    case WorkUnit::thread:
-    case WorkUnit::group: {  // a warp of 32 / lanes segments runs as long as its longest
-      const std::uint64_t lanes = static_cast<std::uint64_t>(plan.lanes);
-      const std::uint64_t per_warp = 32 / lanes;
-      for (std::uint64_t first = 0; first < segments; first += per_warp) {
-        std::uint64_t longest = 0;
-        for (std::uint64_t s = first; s < std::min(segments, first + per_warp); ++s)
-          longest = std::max(longest, steps(length(s), lanes));
-        work.lane_steps += 32.0 * static_cast<double>(longest);
-      }
-      std::uint64_t max_length = 0;
-      for (std::uint64_t s = 0; s < segments; ++s) max_length = std::max(max_length, length(s));
-      work.most_items = ceil_div(max_length, lanes);
-      return work;
-    }
-    case WorkUnit::block: {
-      const std::uint64_t lanes = static_cast<std::uint64_t>(plan.lanes);
-      std::uint64_t max_length = 0;
-      for (std::uint64_t s = 0; s < segments; ++s) {
-        work.lane_steps += static_cast<double>(lanes * steps(length(s), lanes));
-        max_length = std::max(max_length, length(s));
-      }
-      work.most_items = ceil_div(max_length, lanes);
-      return work;
-    }
-    case WorkUnit::merge: {
-      const std::uint64_t vt = static_cast<std::uint64_t>(plan.steps);
-      work.lane_steps = static_cast<double>(ceil_div(n + segments, vt) * vt);
-      work.most_items = std::min<std::uint64_t>(vt, n);
-      return work;
-    }
-    case WorkUnit::library:
-      break;
-  }
-  return work;
-}
-
-/// The words of a work plan: `1 lane/segment`, `block of 256/segment`, `Merge Path, VT = 7`.
-std::string describe_plan(const WorkPlan& plan) {
-  switch (plan.unit) {
-    case WorkUnit::thread:
-      return "thread/segment";
-    case WorkUnit::group:
-      return plan.lanes == 1 ? "1 lane/segment" : std::to_string(plan.lanes) + " lanes/segment";
-    case WorkUnit::block:
-      return "block of " + std::to_string(plan.lanes) + "/segment";
-    case WorkUnit::merge:
-      return "Merge Path, VT = " + std::to_string(plan.steps);
-    case WorkUnit::library:
-      break;
-  }
-  return "library";
-}
-
 namespace {
 
 template <class T>
@@ -209,29 +144,7 @@ std::vector<SegReduceRow> rows_of(const Plan& plan) {
 }
 
 std::string analyze(const Plan& plan, const CommonOptions& options) {
-  const std::vector<std::uint64_t> offsets = make_offsets(options.n, plan.segments, options.seed);
-  const SegmentStats stats = segment_stats(offsets);
-  std::ostringstream out;
-  out << "n = " << format_grouped(static_cast<std::int64_t>(options.n)) << " items in "
-      << format_grouped(static_cast<std::int64_t>(stats.segments)) << " segments (" << to_string(plan.segments)
-      << ", seed " << options.seed << "): mean length " << std::setprecision(3) << stats.mean_length() << ", longest "
-      << format_grouped(static_cast<std::int64_t>(stats.max_length)) << ", "
-      << format_grouped(static_cast<std::int64_t>(stats.empty)) << " empty\n";
-  out << "A lane-step is one lane's trip through its loop; an idle one adds no item.\n";
-  out << "  #  stage               work                   lane-steps  idle lanes  most items/thread\n";
-  for (const SegReduceRow& row : rows_of(plan)) {
-    if (row.traits.plan == nullptr) continue;  // the library decides
-    const WorkPlan work_plan = row.traits.plan(stats, row.shape);
-    const LaneWork work = lane_work(work_plan, offsets);
-    const double idle = work.lane_steps > 0 ? 100.0 * (1.0 - static_cast<double>(options.n) / work.lane_steps) : 0.0;
-    std::ostringstream percent;
-    percent << std::fixed << std::setprecision(1) << idle << " %";
-    out << std::setw(3) << row.number << "  " << std::left << std::setw(20) << row.name << std::setw(22)
-        << describe_plan(work_plan) << std::right << std::setw(12)
-        << format_grouped(static_cast<std::int64_t>(work.lane_steps)) << std::setw(12) << percent.str() << std::setw(19)
-        << format_grouped(static_cast<std::int64_t>(work.most_items)) << "\n";
-  }
-  return out.str();
+  return analyze_work(plan, options, rows_of(plan));
 }
 
 double host_bytes(const Plan& plan, std::uint64_t n) {

@@ -18,6 +18,7 @@
 #include "host/stage.hpp"
 #include "host/workspace.hpp"
 #include "segments.hpp"
+#include "work.hpp"
 
 namespace stepwise::segmented {
 
@@ -39,40 +40,6 @@ struct SegReduceArgs {
 template <class T>
 using SegReduceLaunch = void (*)(const SegReduceArgs<T>& args, Workspace& workspace, const LaunchShape& shape,
                                  cudaStream_t stream);
-
-/// How a stage divides the work, as --analyze counts it.
-enum class WorkUnit {
-  library,  ///< the library decides
-  thread,   ///< one thread per segment
-  group,    ///< a group of `lanes` lanes of a warp per segment (32: a warp)
-  block,    ///< one block per segment
-  merge,    ///< Merge Path over offsets and items: VT merge steps per thread
-};
-
-/// What a stage's lanes do: the unit, and its lanes per segment (group, block) or merge steps per thread.
-struct WorkPlan {
-  WorkUnit unit = WorkUnit::library;
-  int lanes = 1;  ///< lanes per segment: 1 (thread), 2 .. 32 (group), the block's threads (block)
-  int steps = 0;  ///< merge: the items and segment ends each thread walks (VT)
-};
-
-/// What a work plan does over a set of offsets (--analyze): the lane-steps its threads run (one
-/// lane's trip through its loop; the lanes of a warp run as long as the warp's longest) and the
-/// most items one thread adds.
-struct LaneWork {
-  double lane_steps = 0.0;
-  std::uint64_t most_items = 0;
-};
-
-/// The work of @p plan over the segments of @p offsets: a thread or a group of L lanes per
-/// segment runs 32 / L segments per warp, each warp as long as its longest (at least one step);
-/// a block of B threads runs max(1, ceil(length / B)) steps of B lanes per segment; Merge Path
-/// runs ceil((n + segments) / VT) threads of VT steps.
-LaneWork lane_work(const WorkPlan& plan, const std::vector<std::uint64_t>& offsets);
-
-/// The words of a work plan in --analyze: `thread/segment`, `8 lanes/segment`, `block of
-/// 256/segment`, `Merge Path, VT = 7`.
-std::string describe_plan(const WorkPlan& plan);
 
 /// The facts of one row, set in its own file.
 struct SegReduceTraits {
