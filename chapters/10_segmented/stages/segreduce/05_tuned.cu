@@ -1,0 +1,102 @@
+// Stage 5, tuned: a polyalgorithm that picks the decomposition by the segment-length statistics.
+//
+// Changed from stage 4: no single decomposition wins everywhere (the results table shows each
+// of stages 1 to 4 winning somewhere), and the statistics that decide are cheap: the mean
+// length, the longest segment and the share of items in long segments, computed with the
+// offsets. So stage 5 measures and dispatches, as CUB's policies and moderngpu's segmented
+// reduce do:
+//   - long segments hold at least 10 % of the items: if they are all alike (the longest at
+//     most four times the mean), a block per segment (stage 3); if not, Merge Path (stage 4),
+//     the only decomposition that a single huge segment cannot stall;
+//   - otherwise, a group of lanes per segment sized to the mean: the power of two nearest
+//     above mean / 4, from 1 lane (a thread per segment, stage 1's work with stage 2's loop)
+//     to 32 (a warp, stage 2), so that each lane adds about four items and few lanes idle.
+// The report's notes say what it picked for the run's input, and --analyze counts it.
+#include <sstream>
+
+#include "host/dispatch.hpp"
+#include "segreduce.cuh"
+
+namespace stepwise::segmented {
+namespace {
+
+constexpr int kMergeThreads = 128;
+using Steps = IntList<7, 11>;
+
+WorkPlan pick(const SegmentStats& stats, const LaunchShape& shape) {
+  const double mean = stats.mean_length();
+  if (stats.items_in_long * 10 > stats.items) {
+    if (static_cast<double>(stats.max_length) <= 4.0 * mean) return {WorkUnit::block, shape.threads, 0};
+    return {WorkUnit::merge, 1, shape.items};
+  }
+  int lanes = 1;
+  while (lanes < 32 && 4.0 * lanes < mean) lanes *= 2;
+  return {WorkUnit::group, lanes, 0};
+}
+
+std::string explain(const SegmentStats& stats) {
+  const WorkPlan plan = pick(stats, {256, 7, 8});
+  std::ostringstream text;
+  text << "tuned picks ";
+  switch (plan.unit) {
+    case WorkUnit::block:
+      text << "a block per segment";
+      break;
+    case WorkUnit::merge:
+      text << "Merge Path";
+      break;
+    default:
+      text << plan.lanes << (plan.lanes == 1 ? " lane" : " lanes") << " per segment";
+  }
+  text.precision(3);
+  text << ": mean length " << stats.mean_length() << ", longest " << stats.max_length << ", "
+       << (stats.items == 0 ? 0.0 : 100.0 * static_cast<double>(stats.items_in_long) / stats.items)
+       << " % of the items in segments longer than " << kLongSegment;
+  return text.str();
+}
+
+template <class T>
+void launch(const SegReduceArgs<T>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
+  require_threads(shape.threads);
+  const WorkPlan plan = pick(args.stats, shape);
+  const unsigned grid = resident_grid(shape);
+  switch (plan.unit) {
+    case WorkUnit::block:
+      dispatch(shape.threads, IntList<256>{}, "threads per block", [&](auto threads) {
+        block_per_segment<decltype(threads)::value>
+            <<<grid, decltype(threads)::value, 0, stream>>>(args.values, args.offsets, args.out, args.segments);
+        STEPWISE_CHECK_LAUNCH();
+      });
+      return;
+    case WorkUnit::merge:
+      dispatch(shape.items, Steps{}, "merge steps per thread", [&](auto steps) {
+        launch_merge_path_reduce<kMergeThreads, decltype(steps)::value>(args, workspace, stream);
+      });
+      return;
+    default:
+      dispatch(plan.lanes, IntList<1, 2, 4, 8, 16, 32>{}, "lanes per segment", [&](auto lanes) {
+        group_per_segment<decltype(lanes)::value>
+            <<<grid, shape.threads, 0, stream>>>(args.values, args.offsets, args.out, args.segments);
+        STEPWISE_CHECK_LAUNCH();
+      });
+  }
+}
+
+}  // namespace
+
+template <class T>
+SegReduceStage<T> segreduce_tuned() {
+  SegReduceStage<T> stage;
+  stage.name = "tuned";
+  stage.lesson = "picks lanes per segment, a block, or Merge Path by the length statistics";
+  stage.shape = {256, 7, 8};
+  stage.sweep = shape_grid({256}, Steps::values(), {4, 8});
+  stage.launch = launch<T>;
+  stage.traits.plan = pick;
+  stage.traits.explain = explain;
+  return stage;
+}
+
+SEGREDUCE_STAGE_ROWS(segreduce_tuned);
+
+}  // namespace stepwise::segmented

@@ -1,0 +1,284 @@
+// CPU tests of chapter 10: the segment distributions, the values, the references and their
+// tolerance, the registry of --problem, the options as the chapter's own spec parses them (no GPU
+// is opened: every command line here stops at a refusal, --list, --check-options or --analyze),
+// and the work model --analyze prints. Rows are picked by their traits, never by number or name.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "chapter.hpp"
+#include "cli_checks.hpp"
+#include "host/sizes.hpp"
+#include "reference.hpp"
+#include "registry.hpp"
+#include "segments.hpp"
+#include "segreduce.hpp"
+
+using namespace stepwise;
+using namespace stepwise::segmented;
+
+namespace {
+
+testing::ParseOutcome run(const std::vector<std::string>& arguments) {
+  return testing::outcome_of(chapter(), arguments);
+}
+
+/// Every distribution --segments names, with a parameter where it takes one.
+const std::vector<std::string> kDistributions = {"uniform:1", "uniform:32", "uniform:5000", "zipf:1.1",
+                                                 "zipf:1.5",  "zipf:4",     "empty:0",      "empty:50",
+                                                 "empty:99",  "huge",       "ones"};
+const std::vector<std::uint64_t> kSizes = {1, 2, 31, 1000, 4097, 100003};
+
+std::vector<std::uint64_t> lengths_of(const std::vector<std::uint64_t>& offsets) {
+  std::vector<std::uint64_t> lengths;
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s) lengths.push_back(offsets[s + 1] - offsets[s]);
+  return lengths;
+}
+
+}  // namespace
+
+TEST_CASE("--segments parses each distribution and refuses the rest with the text typed") {
+  CHECK(parse_segments("uniform:32").kind == SegmentSpec::Kind::uniform);
+  CHECK(parse_segments("uniform:32").parameter == 32);
+  CHECK(parse_segments("zipf:1.5").parameter == 1.5);
+  CHECK(parse_segments("empty:50").kind == SegmentSpec::Kind::empty);
+  CHECK(parse_segments("huge").kind == SegmentSpec::Kind::huge);
+  CHECK(parse_segments("ones").kind == SegmentSpec::Kind::ones);
+  for (const std::string& text : kDistributions) CHECK(to_string(parse_segments(text)) == text);
+  for (const std::string bad : {"uniform", "uniform:0", "uniform:-3", "zipf:1", "zipf:4.5", "zipf:x", "zipf:.",
+                                "empty:100", "empty:", "huge:1", "ones:2", "bimodal", ""}) {
+    CAPTURE(bad);
+    try {
+      parse_segments(bad);
+      FAIL("accepted");
+    } catch (const std::invalid_argument& error) {
+      CHECK(std::string(error.what()).find("'" + bad + "'") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("every distribution covers exactly n items with non-decreasing 64-bit offsets, reproducibly") {
+  for (const std::string& text : kDistributions)
+    for (std::uint64_t n : kSizes) {
+      CAPTURE(text);
+      CAPTURE(n);
+      const SegmentSpec spec = parse_segments(text);
+      const std::vector<std::uint64_t> offsets = make_offsets(n, spec, 7);
+      REQUIRE(offsets.size() >= 2);
+      CHECK(offsets.front() == 0);
+      CHECK(offsets.back() == n);
+      CHECK(std::is_sorted(offsets.begin(), offsets.end()));
+      CHECK(make_offsets(n, spec, 7) == offsets);
+      CHECK(static_cast<double>(offsets.size() - 1) <= expected_segments(n, spec));
+      const std::vector<std::uint64_t> lengths = lengths_of(offsets);
+      const std::uint64_t longest = *std::max_element(lengths.begin(), lengths.end());
+      switch (spec.kind) {
+        case SegmentSpec::Kind::ones:
+          CHECK(longest == 1);
+          CHECK(lengths.size() == n);
+          break;
+        case SegmentSpec::Kind::uniform:
+          CHECK(longest <= 2 * static_cast<std::uint64_t>(spec.parameter));
+          break;
+        case SegmentSpec::Kind::zipf:
+          CHECK(*std::min_element(lengths.begin(), lengths.end()) >= 1);
+          break;
+        case SegmentSpec::Kind::empty:
+          CHECK(longest <= 31);
+          if (spec.parameter > 0) {
+            CHECK(lengths.front() == 0);  // empty segments at both ends
+            CHECK(lengths.back() == 0);
+          } else {
+            CHECK(std::count(lengths.begin(), lengths.end(), 0u) == 0);
+          }
+          break;
+        case SegmentSpec::Kind::huge:
+          if (n >= 64) CHECK(longest == n / 2);
+          break;
+      }
+    }
+  // The share of empty segments is near P, and a different seed draws different segments.
+  const std::vector<std::uint64_t> half = lengths_of(make_offsets(100000, parse_segments("empty:50"), 3));
+  const double empty = static_cast<double>(std::count(half.begin(), half.end(), 0u)) / half.size();
+  CHECK(empty == doctest::Approx(0.5).epsilon(0.05));
+  CHECK(make_offsets(100000, parse_segments("uniform:32"), 3) != make_offsets(100000, parse_segments("uniform:32"), 4));
+}
+
+TEST_CASE("the values are never all equal: int32 over all 32 bits, floats in [-1, 1)") {
+  const std::vector<std::int32_t> ints = make_values<std::int32_t>(4096, 11);
+  CHECK(std::set<std::int32_t>(ints.begin(), ints.end()).size() > 4000);
+  CHECK(std::count_if(ints.begin(), ints.end(), [](std::int32_t v) { return v < 0; }) > 1000);
+  const std::vector<float> floats = make_values<float>(4096, 11);
+  const std::vector<double> doubles = make_values<double>(4096, 11);
+  CHECK(std::all_of(floats.begin(), floats.end(), [](float v) { return v >= -1.0f && v < 1.0f; }));
+  CHECK(std::all_of(doubles.begin(), doubles.end(), [](double v) { return v >= -1.0 && v < 1.0; }));
+  CHECK(std::set<float>(floats.begin(), floats.end()).size() > 4000);
+  // float64 values carry more than float32's 24 bits.
+  CHECK(std::count_if(doubles.begin(), doubles.end(),
+                      [](double v) { return static_cast<double>(static_cast<float>(v)) != v; }) > 4000);
+}
+
+TEST_CASE("the segmented reduce reference: exact wrapping int32 sums, 0 for empty segments, double sums and scales") {
+  const std::vector<std::uint64_t> offsets = {0, 0, 3, 3, 5, 5};  // empty segments at both ends and between
+  const std::vector<std::int32_t> ints = {std::numeric_limits<std::int32_t>::max(), 1, 5, -7, -2};
+  const Expected<std::int32_t> sums = segreduce_reference(ints, offsets);
+  CHECK(sums.exact == std::vector<std::int32_t>{0, std::numeric_limits<std::int32_t>::min() + 5, 0, -9, 0});
+  const std::vector<float> floats = {0.5f, -0.25f, 1.0f, -0.75f, 0.125f};
+  const Expected<float> real = segreduce_reference(floats, offsets);
+  CHECK(real.value == std::vector<double>{0.0, 1.25, 0.0, -0.625, 0.0});
+  CHECK(real.scale == std::vector<double>{0.0, 1.75, 0.0, 0.875, 0.0});
+}
+
+TEST_CASE("the float check passes a reordered sum and fails one item dropped, a nonzero empty segment, NaN") {
+  const std::vector<std::uint64_t> offsets = make_offsets(20000, parse_segments("uniform:500"), 5);
+  const std::vector<float> values = make_values<float>(20000, 5);
+  const Expected<float> want = segreduce_reference(values, offsets);
+  std::vector<float> backwards(offsets.size() - 1);  // every segment summed in float, last item first
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+    float sum = 0.0f;
+    for (std::uint64_t i = offsets[s + 1]; i > offsets[s]; --i) sum += values[i - 1];
+    backwards[s] = sum;
+  }
+  CHECK(check_against(backwards, want).passed);
+  std::vector<float> dropped = backwards;
+  dropped[3] -= values[offsets[4] - 1];
+  CHECK_FALSE(check_against(dropped, want).passed);
+  std::vector<float> nan = backwards;
+  nan[0] = std::numeric_limits<float>::quiet_NaN();
+  CHECK_FALSE(check_against(nan, want).passed);
+  const std::vector<std::uint64_t> with_empty = {0, 2, 2, 4};
+  const Expected<double> zero = segreduce_reference(std::vector<double>{0.5, 0.25, -1.0, 0.75}, with_empty);
+  CHECK(check_against(std::vector<double>{0.75, 0.0, -0.25}, zero).passed);
+  CHECK_FALSE(check_against(std::vector<double>{0.75, 1e-300, -0.25}, zero).passed);
+  const Expected<std::int32_t> exact = segreduce_reference(std::vector<std::int32_t>{1, 2, 3, 4}, with_empty);
+  CHECK_FALSE(check_against(std::vector<std::int32_t>{3, 0, 6}, exact).passed);
+  CHECK(check_against(std::vector<std::int32_t>{3, 0, 7}, exact).passed);
+}
+
+TEST_CASE("the registry names every problem once, each complete, and --problem takes exactly those names") {
+  std::set<std::string> names;
+  for (const SegmentedProblem& problem : segmented_problems()) {
+    CAPTURE(problem.name);
+    CHECK(names.insert(problem.name).second);
+    CHECK(&find_problem(problem.name) == &problem);
+    CHECK((problem.stages != nullptr));
+    CHECK((problem.host_bytes != nullptr));
+    CHECK((problem.analyze != nullptr));
+    CHECK((problem.run != nullptr));
+    CHECK_FALSE(problem.summary.empty());
+    const testing::ParseOutcome listed = run({"--problem", problem.name, "--list"});
+    CHECK(listed.code == 0);
+    for (const char* type : {"int32", "float32", "float64"})
+      CHECK(run({"--problem", problem.name, "--type", type, "--check-options"}).code == 0);
+  }
+  CHECK(names.count("segreduce") == 1);
+  CHECK_THROWS_AS(find_problem("setops"), std::invalid_argument);
+  const testing::ParseOutcome refused = run({"--problem", "setops"});
+  CHECK(refused.code == 2);
+  CHECK(refused.err.find("setops") != std::string::npos);
+  CHECK(std::count(refused.err.begin(), refused.err.end(), '\n') == 1);
+}
+
+TEST_CASE("bad options exit 2 with one line naming what was typed; good ones pass --check-options") {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refusals = {
+      {{"--type", "int8"}, "int8"},
+      {{"--segments", "zipf:9"}, "zipf:9"},
+      {{"--segments", "empty:100"}, "empty:100"},
+      {{"--n", "2^32"}, "--n 2^32"},
+      {{"--segments", "empty:99", "--n", "2^31"}, "empty:99"},
+      {{"--analyze", "--reps", "3"}, "--reps"}};
+  for (const auto& [bad, named] : refusals) {
+    const testing::ParseOutcome outcome = run(bad);
+    CAPTURE(named);
+    CHECK(outcome.code == 2);
+    CHECK(outcome.err.find(named) != std::string::npos);
+    CHECK(std::count(outcome.err.begin(), outcome.err.end(), '\n') == 1);
+  }
+  for (const std::string& text : kDistributions)
+    if (text != "empty:99") CHECK(run({"--segments", text, "--n", "2^31+5", "--check-options"}).code == 0);
+  CHECK(testing::plan_of(chapter(), {"--type", "float64", "--segments", "huge"}).type == ValueType::float64);
+}
+
+TEST_CASE("--list shows every row of the segmented reduce table with its lesson") {
+  const testing::ParseOutcome listed = run({"--problem", "segreduce", "--list"});
+  for (const SegReduceStage<float>& stage : segreduce_stages<float>()) {
+    CAPTURE(stage.name);
+    CHECK(listed.out.find(stage.name) != std::string::npos);
+    CHECK(listed.out.find(stage.lesson) != std::string::npos);
+    CHECK((stage.kind == RowKind::library) == (stage.traits.plan == nullptr));
+  }
+}
+
+TEST_CASE("lane_work counts lane-steps and the most items per thread of each work plan") {
+  const std::vector<std::uint64_t> offsets = {0, 3, 3, 10};  // lengths 3, 0, 7: n = 10, 3 segments
+  const LaneWork thread = lane_work({WorkUnit::thread, 1, 0}, offsets);
+  CHECK(thread.lane_steps == 32.0 * 7);  // one warp, as long as its longest segment
+  CHECK(thread.most_items == 7);
+  const LaneWork warp = lane_work({WorkUnit::group, 32, 0}, offsets);
+  CHECK(warp.lane_steps == 3.0 * 32);  // a warp per segment, one step each (the empty one too)
+  CHECK(warp.most_items == 1);
+  const LaneWork quads = lane_work({WorkUnit::group, 4, 0}, offsets);
+  CHECK(quads.lane_steps == 32.0 * 2);  // one warp of 8 groups; 7 items over 4 lanes: 2 steps
+  CHECK(quads.most_items == 2);
+  const LaneWork block = lane_work({WorkUnit::block, 256, 0}, offsets);
+  CHECK(block.lane_steps == 3.0 * 256);
+  const LaneWork merge = lane_work({WorkUnit::merge, 1, 7}, offsets);
+  CHECK(merge.lane_steps == 14.0);  // 13 merge steps over threads of 7
+  CHECK(merge.most_items == 7);
+  CHECK(describe_plan({WorkUnit::group, 8, 0}) == "8 lanes/segment");
+  CHECK(describe_plan({WorkUnit::merge, 1, 7}) == "Merge Path, VT = 7");
+}
+
+TEST_CASE("the tuned row picks by the statistics and explains its pick") {
+  int tuned_rows = 0;
+  for (const SegReduceStage<float>& stage : segreduce_stages<float>()) {
+    if (stage.traits.explain == nullptr) continue;
+    ++tuned_rows;
+    const auto pick = [&](const char* text, std::uint64_t n) {
+      return stage.traits.plan(segment_stats(make_offsets(n, parse_segments(text), 1)), stage.shape);
+    };
+    CHECK(pick("ones", 100000).unit == WorkUnit::group);
+    CHECK(pick("ones", 100000).lanes == 1);
+    CHECK(pick("uniform:32", 100000).lanes >= 8);
+    CHECK(pick("huge", 100000).unit == WorkUnit::merge);
+    CHECK(pick("zipf:1.2", 1000000).unit == WorkUnit::merge);
+    CHECK(pick("uniform:100000", 10000000).unit == WorkUnit::block);
+    const std::string why = stage.traits.explain(segment_stats(make_offsets(100000, parse_segments("huge"), 1)));
+    CHECK(why.find("Merge Path") != std::string::npos);
+    CHECK(why.find("mean length") != std::string::npos);
+  }
+  CHECK(tuned_rows == 1);
+}
+
+TEST_CASE("--analyze prints each kernel row's work, lane-steps and idle lanes from the model") {
+  for (const char* text : {"uniform:32", "huge", "ones", "empty:50"}) {
+    CAPTURE(text);
+    ParsedChapter<Plan> parsed(chapter());
+    const testing::ParseOutcome outcome =
+        testing::parse_captured(parsed, {"--analyze", "--n", "100003", "--segments", text});
+    REQUIRE_FALSE(outcome.code.has_value());
+    const std::string printed = chapter().analyze.print(parsed.plan(), parsed.options());
+    const std::vector<std::uint64_t> offsets = make_offsets(100003, parse_segments(text), parsed.options().seed);
+    const SegmentStats stats = segment_stats(offsets);
+    for (const SegReduceStage<float>& stage : segreduce_stages<float>()) {
+      CAPTURE(stage.name);
+      if (stage.traits.plan == nullptr) {
+        CHECK(printed.find(stage.name) == std::string::npos);
+        continue;
+      }
+      const WorkPlan plan = stage.traits.plan(stats, stage.shape);
+      const LaneWork work = lane_work(plan, offsets);
+      CHECK(printed.find(stage.name) != std::string::npos);
+      CHECK(printed.find(describe_plan(plan)) != std::string::npos);
+      CHECK(printed.find(format_grouped(static_cast<std::int64_t>(work.lane_steps))) != std::string::npos);
+      CHECK(work.lane_steps >= 100003.0);  // every item takes a lane-step
+    }
+  }
+}
