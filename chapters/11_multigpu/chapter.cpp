@@ -130,7 +130,7 @@ bool enable_peer_access(const DeviceTeam& team, std::vector<std::string>& notes)
       }
       const cudaError_t result = cudaDeviceEnablePeerAccess(h, 0);
       if (result == cudaErrorPeerAccessAlreadyEnabled)
-        cudaGetLastError();  // clears the sticky-free error the runtime keeps for it
+        cudaGetLastError();  // clears the error the runtime recorded for it, so no later check reports it
       else
         STEPWISE_CUDA_CHECK(result);
     }
