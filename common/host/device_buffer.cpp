@@ -6,9 +6,15 @@
 namespace stepwise {
 namespace {
 
-/// Live guarded allocations: first element's address -> element bytes.
-std::map<unsigned char*, std::size_t>& live_allocations() {
-  static std::map<unsigned char*, std::size_t> allocations;
+/// A live guarded allocation: its element bytes and the device it lives on.
+struct Allocation {
+  std::size_t bytes = 0;
+  int device = 0;
+};
+
+/// Live guarded allocations: first element's address -> its bytes and device.
+std::map<unsigned char*, Allocation>& live_allocations() {
+  static std::map<unsigned char*, Allocation> allocations;
   return allocations;
 }
 
@@ -39,7 +45,9 @@ void* allocate_guarded(std::size_t bytes) {
   auto* data = static_cast<unsigned char*>(base) + kGuardBytes;
   STEPWISE_CUDA_CHECK(cudaMemset(base, kCanaryByte, kGuardBytes));
   STEPWISE_CUDA_CHECK(cudaMemset(data + bytes, kCanaryByte, kGuardBytes));
-  live_allocations()[data] = bytes;
+  int device = 0;
+  STEPWISE_CUDA_CHECK(cudaGetDevice(&device));
+  live_allocations()[data] = Allocation{bytes, device};
   return data;
 }
 
@@ -53,10 +61,16 @@ void free_guarded(void* data) noexcept {
 }  // namespace detail
 
 Check check_guard_zones() {
+  int current = 0;
+  STEPWISE_CUDA_CHECK(cudaGetDevice(&current));
   STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
   Check result;
   std::vector<unsigned char> guard(kGuardBytes);
-  for (const auto& [data, bytes] : live_allocations()) {
+  for (const auto& [data, allocation] : live_allocations()) {
+    // Every GPU's buffers are checked on their own device (a multi-GPU chapter allocates on each).
+    const std::size_t bytes = allocation.bytes;
+    STEPWISE_CUDA_CHECK(cudaSetDevice(allocation.device));
+    if (allocation.device != current) STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
     for (const bool before : {true, false}) {
       unsigned char* zone = before ? data - kGuardBytes : data + bytes;
       STEPWISE_CUDA_CHECK(cudaMemcpy(guard.data(), zone, kGuardBytes, cudaMemcpyDeviceToHost));
@@ -71,6 +85,7 @@ Check check_guard_zones() {
                       (before ? "before its first byte" : "after its last byte") + ")";
     }
   }
+  STEPWISE_CUDA_CHECK(cudaSetDevice(current));
   return result;
 }
 

@@ -36,7 +36,8 @@ void free_guarded(void* data) noexcept;
 }  // namespace detail
 
 /// Checks the guard zones of every live DeviceBuffer, then restores them, so that the next
-/// check judges the next run alone. Synchronizes with the device.
+/// check judges the next run alone. Synchronizes with the device (with every device that holds
+/// one: each buffer is checked on the device it was allocated on).
 /// @return a failed Check naming the buffer's size and how far outside it the writes landed.
 Check check_guard_zones();
 

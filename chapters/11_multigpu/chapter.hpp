@@ -1,0 +1,44 @@
+/// @file chapter.hpp
+/// Chapter 11 as run_chapter() sees it: its plan (the options, typed) and its spec.
+/// Host code only: no CUDA header.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "host/chapter.hpp"
+
+namespace stepwise::multigpu {
+
+/// The collective a run measures (`--problem`).
+enum class ProblemKind { allreduce };
+
+/// The element type of `--type` (as chapter.cpp names it).
+enum class TypeOption { float32, int32 };
+
+/// Everything a run needs beyond the common options.
+struct Plan {
+  ProblemKind problem = ProblemKind::allreduce;
+  TypeOption type = TypeOption::float32;
+  /// --gpus K: the first K visible GPUs; 0 (not given) is every visible GPU.
+  int gpus = 0;
+  /// --bytes B: bytes per GPU (0: --n elements per GPU).
+  std::uint64_t bytes = 0;
+  /// --size-sweep: 8 B, 32 B, ... x4 ... up to 1 GiB per GPU (or --bytes).
+  bool size_sweep = false;
+  /// --alpha-us, --beta-gbps: the cost model --analyze predicts with.
+  double alpha_us = 10.0;
+  double beta_gbps = 100.0;
+  /// The bytes per GPU of each run, filled in by validation from --n, --bytes and --size-sweep.
+  std::vector<std::uint64_t> sizes;
+};
+
+/// The chapter: info, options, table, --analyze and run.
+Chapter<Plan> chapter();
+
+/// The largest --gpus this machine can run: refuses @p plan's --gpus above @p visible devices
+/// (exit 2 naming what was typed); a machine without a GPU (@p visible 0) refuses nothing here,
+/// since the run then exits 77.
+void require_gpus(const Plan& plan, int visible);
+
+}  // namespace stepwise::multigpu

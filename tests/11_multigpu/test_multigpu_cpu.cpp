@@ -1,0 +1,310 @@
+// CPU tests of chapter 11: the ring schedule simulated for G = 1..8 (every chunk reduced once by
+// every GPU, every GPU ending with every chunk, each step's send the neighbour's receive), the
+// chunk and slice bounds for any n, the traffic model and busbw factor, the alpha-beta fit, the
+// references, the report's columns and the options as the chapter's own spec parses them (no
+// GPU is opened: every command line here stops at a refusal, --list, --check-options or --analyze).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "allreduce.hpp"
+#include "chapter.hpp"
+#include "cli_checks.hpp"
+#include "model.hpp"
+#include "ring.hpp"
+#include "sweep_report.hpp"
+
+using namespace stepwise;
+using namespace stepwise::multigpu;
+
+namespace {
+
+testing::ParseOutcome run(const std::vector<std::string>& arguments) {
+  return testing::outcome_of(chapter(), arguments);
+}
+
+const std::vector<std::uint64_t> kSizes = {1, 2, 3, 5, 7, 8, 9, 16, 31, 1000, 4097};
+
+}  // namespace
+
+TEST_CASE("chunks cover [0, n) in order, differ by at most one element, and are empty only when n < G") {
+  for (int gpus = 1; gpus <= 8; ++gpus)
+    for (const std::uint64_t n : kSizes) {
+      CAPTURE(gpus);
+      CAPTURE(n);
+      CHECK(part_begin(n, gpus, 0) == 0);
+      CHECK(part_begin(n, gpus, gpus) == n);
+      std::uint64_t smallest = n;
+      std::uint64_t largest = 0;
+      for (int c = 0; c < gpus; ++c) {
+        CHECK(part_begin(n, gpus, c) + part_size(n, gpus, c) == part_begin(n, gpus, c + 1));
+        smallest = std::min(smallest, part_size(n, gpus, c));
+        largest = std::max(largest, part_size(n, gpus, c));
+      }
+      CHECK(largest - smallest <= 1);
+      CHECK(largest == part_size(n, gpus, 0));  // slices_for reads the first chunk as the largest
+      CHECK((smallest == 0) == (n < static_cast<std::uint64_t>(gpus)));
+    }
+}
+
+TEST_CASE("the ring schedule, simulated: after reduce-scatter GPU g owns chunk g+1's whole sum, after all-gather all") {
+  for (int gpus = 1; gpus <= 8; ++gpus) {
+    CAPTURE(gpus);
+    // contributors[g][c]: the set of GPUs whose input GPU g's copy of chunk c holds.
+    std::vector<std::vector<std::set<int>>> holds(static_cast<std::size_t>(gpus),
+                                                  std::vector<std::set<int>>(static_cast<std::size_t>(gpus)));
+    for (int g = 0; g < gpus; ++g)
+      for (int c = 0; c < gpus; ++c) holds[g][c] = {g};
+    CHECK(ring_steps(gpus) == 2 * (gpus - 1));
+    for (int step = 0; step < ring_steps(gpus); ++step) {
+      auto next = holds;
+      for (int g = 0; g < gpus; ++g) {
+        const RingStep what = ring_step(g, gpus, step);
+        const int left = ring_left(g, gpus);
+        // What this GPU receives is what its left neighbour sends at the same step.
+        CHECK(ring_step(left, gpus, step).send_chunk == what.receive_chunk);
+        CHECK(what.reduce == (step < gpus - 1));
+        const std::set<int>& partial = holds[left][what.receive_chunk];
+        if (what.reduce) {
+          CHECK(partial.count(g) == 0);  // no GPU's input is added twice
+          next[g][what.receive_chunk].insert(partial.begin(), partial.end());
+        } else {
+          next[g][what.receive_chunk] = partial;
+        }
+      }
+      holds = next;
+      if (step == gpus - 2)
+        for (int g = 0; g < gpus; ++g)
+          CHECK(holds[g][ring_owned_chunk(g, gpus)].size() == static_cast<std::size_t>(gpus));
+    }
+    for (int g = 0; g < gpus; ++g)
+      for (int c = 0; c < gpus; ++c) CHECK(holds[g][c].size() == static_cast<std::size_t>(gpus));
+  }
+}
+
+TEST_CASE("the ring's step-to-step dependencies are its neighbours': a GPU reads only what its left one wrote last") {
+  for (int gpus = 2; gpus <= 8; ++gpus)
+    for (int step = 1; step < ring_steps(gpus); ++step)
+      for (int g = 0; g < gpus; ++g) {
+        CAPTURE(gpus);
+        CAPTURE(step);
+        const int left = ring_left(g, gpus);
+        // The chunk g reads from its left neighbour at this step is the one that neighbour wrote at the step before.
+        CHECK(ring_step(left, gpus, step - 1).receive_chunk == ring_step(g, gpus, step).receive_chunk);
+        CHECK(ring_right(left, gpus) == g);
+      }
+}
+
+TEST_CASE("pipelined slices: at most max_slices, at most slice_elements each, never more than the chunk's elements") {
+  CHECK(pipeline_slices(0, 100, 8) == 1);
+  CHECK(pipeline_slices(1, 100, 8) == 1);
+  CHECK(pipeline_slices(100, 100, 8) == 1);
+  CHECK(pipeline_slices(101, 100, 8) == 2);
+  CHECK(pipeline_slices(1u << 30, 100, 8) == 8);
+  CHECK(pipeline_slices(5, 1, 8) == 5);
+  for (const std::uint64_t chunk : kSizes)
+    for (int slices = 1; slices <= 8; ++slices) {
+      std::uint64_t covered = 0;
+      for (int p = 0; p < slices; ++p) {
+        CHECK(part_begin(chunk, slices, p) == covered);
+        covered += part_size(chunk, slices, p);
+      }
+      CHECK(covered == chunk);
+    }
+  // A pipelined row's slices for the chapter's sizes, from its traits.
+  for (const AllReduceStage& stage : allreduce_stages()) {
+    if (stage.traits.slice_bytes == 0) {
+      CHECK(slices_for(stage.traits, 1u << 28, 4, 4) == 1);
+      continue;
+    }
+    CHECK(slices_for(stage.traits, 1, 8, 4) == 1);
+    CHECK(slices_for(stage.traits, 1u << 28, 2, 4) == stage.traits.max_slices);
+    const std::uint64_t one_slice = stage.traits.slice_bytes / 4;
+    CHECK(slices_for(stage.traits, 2 * one_slice, 2, 4) == 1);
+    CHECK(slices_for(stage.traits, 2 * one_slice + 2, 2, 4) == 2);
+  }
+}
+
+TEST_CASE("busbw factors and the traffic model follow nccl-tests' 2(G-1)/G") {
+  CHECK(allreduce_bus_factor(1) == 0.0);
+  CHECK(allreduce_bus_factor(2) == doctest::Approx(1.0));
+  CHECK(allreduce_bus_factor(4) == doctest::Approx(1.5));
+  CHECK(allreduce_bus_factor(8) == doctest::Approx(1.75));
+  for (int gpus = 1; gpus <= 8; ++gpus) {
+    CAPTURE(gpus);
+    const double bytes = 1 << 20;
+    const TrafficCount ring_count = traffic_of(Traffic::ring, bytes, gpus);
+    CHECK(ring_count.sent == doctest::Approx(allreduce_bus_factor(gpus) * bytes));
+    CHECK(ring_count.steps == ring_steps(gpus));
+    const TrafficCount root = traffic_of(Traffic::through_root, bytes, gpus);
+    CHECK(root.received == doctest::Approx((gpus - 1) * bytes));
+    CHECK(traffic_of(Traffic::host_staged, bytes, gpus).sent == bytes);
+    CHECK(traffic_of(Traffic::pipelined_ring, bytes, gpus, 4).steps == (gpus > 1 ? ring_steps(gpus) + 3 : 0));
+    // The ring never sends more than the root's busiest GPU, and from G = 3 on strictly less.
+    CHECK(ring_count.sent <= root.sent + 1e-9);
+    if (gpus >= 3) CHECK(ring_count.sent < root.sent);
+  }
+  CHECK(predicted_seconds({2e9, 1e9, 3}, 1e-6, 1e9) == doctest::Approx(3e-6 + 2.0));
+}
+
+TEST_CASE("the alpha-beta fit recovers a model it is given, and refuses what cannot be fitted") {
+  const double alpha = 12e-6;
+  const double beta = 150e9;
+  std::vector<double> bytes;
+  std::vector<double> seconds;
+  for (const std::uint64_t size : sweep_bytes(std::uint64_t{1} << 30)) {
+    bytes.push_back(static_cast<double>(size));
+    seconds.push_back(alpha + static_cast<double>(size) / beta);
+  }
+  const AlphaBeta exact = fit_alpha_beta(bytes, seconds);
+  CHECK(exact.alpha_s == doctest::Approx(alpha).epsilon(1e-6));
+  CHECK(exact.beta_bytes_per_s == doctest::Approx(beta).epsilon(1e-6));
+  CHECK(exact.points == static_cast<int>(bytes.size()));
+  // 5 % noise, alternating: alpha stays within about 5 %, which unweighted least squares would not give.
+  std::vector<double> noisy = seconds;
+  for (std::size_t i = 0; i < noisy.size(); ++i) noisy[i] *= i % 2 == 0 ? 1.05 : 0.95;
+  const AlphaBeta rough = fit_alpha_beta(bytes, noisy);
+  CHECK(rough.alpha_s == doctest::Approx(alpha).epsilon(0.08));
+  CHECK(rough.beta_bytes_per_s == doctest::Approx(beta).epsilon(0.08));
+  CHECK_THROWS_AS(fit_alpha_beta({8.0}, {1e-5}), std::invalid_argument);
+  CHECK_THROWS_AS(fit_alpha_beta({8.0, 8.0}, {1e-5, 2e-5}), std::invalid_argument);
+  CHECK_THROWS_AS(fit_alpha_beta({8.0, 16.0}, {1e-5, 0.0}), std::invalid_argument);
+}
+
+TEST_CASE("the size sweep runs from 8 B to the largest size, x4, the largest included") {
+  const std::vector<std::uint64_t> sweep = sweep_bytes(std::uint64_t{1} << 30);
+  REQUIRE(sweep.size() == 15);
+  CHECK(sweep.front() == 8);
+  CHECK(sweep[1] == 32);
+  CHECK(sweep.back() == std::uint64_t{1} << 30);
+  CHECK(sweep_bytes(8) == std::vector<std::uint64_t>{8});
+  CHECK(sweep_bytes(100) == std::vector<std::uint64_t>{8, 32, 100});
+}
+
+TEST_CASE("the references: int32 wraps mod 2^32, float32 sums in double with the magnitudes as scale") {
+  const std::int32_t max = std::numeric_limits<std::int32_t>::max();
+  const std::vector<std::vector<std::int32_t>> ints = {{max, -7, 1}, {1, 5, 2}, {max, -1, 3}};
+  const std::vector<std::int32_t> sums = allreduce_on_cpu(ints);
+  CHECK(sums == std::vector<std::int32_t>{-1, -3, 6});  // (2^31 - 1) + 1 + (2^31 - 1) = 2^32 - 1: -1 mod 2^32
+  CHECK(sum_of(max, 1) == std::numeric_limits<std::int32_t>::min());
+  std::vector<double> want;
+  std::vector<double> scale;
+  allreduce_on_cpu(std::vector<std::vector<float>>{{1.5f, -2.0f}, {-0.5f, 0.25f}}, want, scale);
+  CHECK(want == std::vector<double>{1.0, -1.75});
+  CHECK(scale == std::vector<double>{2.0, 2.25});
+  CHECK(float_tolerance(1) == 0.0);
+  CHECK(float_tolerance(2) == doctest::Approx(std::ldexp(1.0, -24)).epsilon(1e-6));
+  // The tolerance can fail: a sum that misses one GPU's term of magnitude ~1 is far outside it.
+  CHECK(float_tolerance(8) * 8.0 < 1e-5);
+}
+
+TEST_CASE("the report: algbw = bytes / time, busbw = algbw x 2(G-1)/G, and a fit per stage over its sizes") {
+  SweepReport report;
+  report.gpus = 4;
+  report.element_type = "float32";
+  report.devices = {"GPU A", "GPU A", "GPU A", "GPU A"};
+  report.reps = 3;
+  for (const std::uint64_t bytes : {std::uint64_t{1} << 10, std::uint64_t{1} << 20, std::uint64_t{1} << 30}) {
+    Measurement row;
+    row.number = 3;
+    row.stage = "ring";
+    row.bytes = bytes;
+    row.n = bytes / 4;
+    row.time = TimingStats{(10e-6 + static_cast<double>(bytes) / 100e9) * 1e3, 0, 0, 3};
+    report.rows.push_back(row);
+  }
+  const Measurement& big = report.rows.back();
+  CHECK(big.algbw_gbps() == doctest::Approx(static_cast<double>(big.bytes) / (big.time->median_ms * 1e-3) / 1e9));
+  CHECK(big.busbw_gbps(4) == doctest::Approx(1.5 * big.algbw_gbps()));
+  const std::vector<StageFit> fits = fit_stages(report);
+  REQUIRE(fits.size() == 1);
+  CHECK(fits[0].fit.alpha_s == doctest::Approx(10e-6).epsilon(1e-6));
+  CHECK(fits[0].fit.beta_bytes_per_s == doctest::Approx(100e9).epsilon(1e-6));
+  const std::string markdown = render_sweep(report, Format::markdown);
+  CHECK(markdown.find("| busbw (GB/s) |") != std::string::npos);
+  CHECK(markdown.find("alpha (us)") != std::string::npos);
+  const std::string json = render_sweep(report, Format::json);
+  CHECK(json.find("\"busbw_gbps\"") != std::string::npos);
+  CHECK(json.find("\"check\": \"PASS\"") != std::string::npos);
+}
+
+TEST_CASE("the table: rows in teaching order, the library last, traits set in each stage's file") {
+  const std::vector<AllReduceStage>& table = allreduce_stages();
+  REQUIRE(table.size() >= 2);
+  int expected = 1;
+  for (const AllReduceStage& stage : table) {
+    CHECK((stage.launch != nullptr));
+    CHECK_FALSE(stage.lesson.empty());
+    if (stage.kind == RowKind::library) {
+      CHECK(stage.number == 0);
+      CHECK(stage.traits.needs_comms);
+    } else {
+      CHECK(stage.number == expected++);
+    }
+    // A row that synchronizes is the one that stages through the host.
+    CHECK(stage.synchronizes == stage.traits.needs_host_staging);
+  }
+  CHECK(table.back().kind == RowKind::library);
+}
+
+TEST_CASE("options: bad values exit 2 with one line, before any GPU") {
+  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{{"--gpus", "0"},
+                                                                                   {"--gpus", "abc"},
+                                                                                   {"--type", "float16"},
+                                                                                   {"--bytes", "6"},
+                                                                                   {"--bytes", "0"},
+                                                                                   {"--bytes", "2Gi"},
+                                                                                   {"--bytes", "8", "--n", "2"},
+                                                                                   {"--n", "2^29"},
+                                                                                   {"--sweep"},
+                                                                                   {"--format", "csv"},
+                                                                                   {"--alpha-us", "3"},
+                                                                                   {"--problem", "scan"}}) {
+    CAPTURE(bad.front());
+    const testing::ParseOutcome outcome = run(bad);
+    REQUIRE(outcome.code);
+    CHECK(*outcome.code == 2);
+  }
+  const testing::ParseOutcome good = run({"--gpus", "2", "--type", "int32", "--bytes", "1Mi", "--check-options"});
+  REQUIRE(good.code);
+  CHECK(*good.code == 0);
+}
+
+TEST_CASE("--gpus above the visible GPUs is refused with exit 2; without a GPU the run says 77 instead") {
+  Plan plan;
+  plan.gpus = 3;
+  CHECK_THROWS_AS(require_gpus(plan, 2), UsageError);
+  CHECK_NOTHROW(require_gpus(plan, 3));
+  CHECK_NOTHROW(require_gpus(plan, 0));  // no GPU: the session's exit 77 comes first
+  plan.gpus = 0;                         // all of them
+  CHECK_NOTHROW(require_gpus(plan, 8));
+}
+
+TEST_CASE("--analyze: each row's traffic and steps for --gpus, no GPU needed") {
+  const testing::ParseOutcome outcome = run({"--analyze", "--gpus", "4", "--bytes", "64Mi"});
+  REQUIRE(outcome.code);
+  CHECK(*outcome.code == 0);
+  CHECK(outcome.out.find("on 4 GPUs: busbw factor 2(G-1)/G = 1.500") != std::string::npos);
+  for (const AllReduceStage& stage : allreduce_stages()) {
+    const TrafficCount count =
+        traffic_of(stage.traits.traffic, 64.0 * (1 << 20), 4, slices_for(stage.traits, (64u << 20) / 4, 4, 4));
+    CAPTURE(stage.name);
+    std::string line;
+    std::istringstream lines(outcome.out);
+    for (std::string candidate; std::getline(lines, candidate);)
+      if (candidate.find("  " + stage.name + " ") != std::string::npos) line = candidate;
+    REQUIRE_FALSE(line.empty());
+    CHECK(line.find(" " + std::to_string(count.steps) + " ") != std::string::npos);
+  }
+  const testing::ParseOutcome sweep = run({"--analyze", "--size-sweep"});
+  REQUIRE(sweep.code);
+  CHECK(*sweep.code == 0);
+  CHECK(sweep.out.find("the model of 2 GPUs") != std::string::npos);
+  CHECK(sweep.out.find("1 GiB") != std::string::npos);
+}
