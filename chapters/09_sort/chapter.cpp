@@ -1,13 +1,12 @@
 // Chapter 09's spec: its options bound to the plan, the table of the plan's problem, --analyze
-// and the run.
+// (analysis.cpp) and the run.
 #include "chapter.hpp"
 
-#include <iomanip>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "analysis.hpp"
 #include "host/host_memory.hpp"
 #include "host/mode_options.hpp"
 #include "host/sizes.hpp"
@@ -48,30 +47,6 @@ void add_options(ChapterCli& cli, Plan& plan) {
       ->check(CLI::IsMember({4, 8}));
 }
 
-/// The rows of @p plan's table as the host-only code reads them: a row's shape and traits depend
-/// on the key's size only (merge stage 3's tile), so the 4- or 8-byte unsigned key stands for it.
-std::vector<SortRow> rows_of(const Plan& plan) {
-  if (key_bytes(plan.key) == 8) return facts_of(sort_stages<std::uint64_t>(plan.problem));
-  return facts_of(sort_stages<std::uint32_t>(plan.problem));
-}
-
-std::string analyze(const Plan& plan, const CommonOptions& options) {
-  const std::uint64_t n = options.n;
-  const double element = static_cast<double>(key_bytes(plan.key));  // --analyze counts keys only
-  std::ostringstream out;
-  out << "n = " << format_grouped(static_cast<std::int64_t>(n)) << " " << to_string(plan.key) << " keys ("
-      << to_string(plan.problem) << " table): reading and writing them once moves "
-      << format_bytes(2.0 * element * static_cast<double>(n)) << "\n";
-  out << "  #  stage              passes  launches  key bytes moved\n";
-  for (const SortRow& row : rows_of(plan)) {
-    if (row.kind != RowKind::kernel) continue;  // the library chooses its own passes
-    const RowModel model = row_model(row, plan, n);
-    out << std::setw(3) << row.number << "  " << std::left << std::setw(17) << row.name << std::right << std::setw(8)
-        << model.passes << std::setw(10) << model.launches << "  " << format_bytes(model.key_bytes) << "\n";
-  }
-  return out.str();
-}
-
 template <class K>
 int run_table(Session& session, const Plan& plan) {
   const std::size_t n = session.options().n;
@@ -106,10 +81,13 @@ Chapter<Plan> chapter() {
   spec.require_host_memory = [](const Plan& plan, const CommonOptions& options) {
     require_host_bytes(host_bytes(plan, options.n), n_as_given(options));
   };
-  spec.analyze = {"Print each stage's passes, launches and key bytes moved for --n and --key (no GPU needed)",
-                  {"--n"},
-                  {Format::table},
-                  analyze};
+  spec.analyze = {
+      "Print each stage's passes, launches and key bytes moved for --n and --key, the digit histogram of "
+      "this input (--input, --seed), and a small example's passes, as text or (--format json) for "
+      "tools/plot; needs no GPU",
+      {"--n", "--seed", "--format"},
+      {Format::table, Format::json},
+      analysis};
   spec.run = [](Session& session, const Plan& plan) {
     switch (plan.key) {
       case KeyType::int32:

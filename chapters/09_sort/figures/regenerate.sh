@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Chapter 09's measurements and figures, from the repository root:
 #   chapters/09_sort/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on a GPU
-#   chapters/09_sort/figures/regenerate.sh plot [report-dir]                       anywhere with matplotlib
+#   chapters/09_sort/figures/regenerate.sh plot [report-dir] [bin-dir]             anywhere with matplotlib
 # The gpu parts, all by default: tests (the GPU tests, then compute-sanitizer on both tables at a small n), tables
 # (the README's tables: both problems, uint32 keys and pairs and uint64 keys, at the default n = 2^26, with stage 5's
 # variant rows), sweeps (--sweep of radix stage 5 and merge stage 3), ncu (the pass kernels' time, DRAM bytes and
 # store sectors), sizes (the tour's problems of this chapter at 2^20..2^28: the ratio-vs-n figure). bin-dir defaults
 # to build/bin, report-dir to build/reports/09 (neither is committed). The gpu mode prints a summary last: each
 # step's exit code and seconds; the full outputs are in report-dir. plot draws the README's figures from the gpu
-# mode's reports (or, with neither a report-dir nor build/reports/09, from chapters/09_sort/results).
+# mode's reports (or, with neither a report-dir nor build/reports/09, from chapters/09_sort/results), and the
+# --analyze diagrams (the digit scatter, the look-back chain, the merge passes) from bin-dir's chapter_09_sort (default
+# build/bin; no GPU needed).
 set -uo pipefail
 usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir]"
 mode=${1:?$usage}
@@ -95,6 +97,18 @@ case "$mode" in
     tools/plot staircase "$reports/merge-uint32.json" -o "$figures/09_staircase_merge.svg" \
       --title "Chapter 09: merge sort, speedup of each stage (uint32 keys)"
     plot_ratio 09_sort 2^20,2^22,2^24,2^26,2^28
+    sort="${3:-build/bin}/chapter_09_sort"
+    if [ -x "$sort" ]; then
+      analysis=$(mktemp)
+      trap 'rm -f "$analysis"' EXIT
+      "$sort" --analyze --format json > "$analysis"
+      for figure in digit-scatter lookback-chain merge-passes; do
+        tools/plot analysis "$analysis" --figure "$figure" -o "$figures/09_${figure//-/_}.svg"
+      done
+    else
+      echo "plot: no $sort: 09_digit_scatter.svg, 09_lookback_chain.svg and 09_merge_passes.svg not drawn" \
+        "(build the chapter first)" >&2
+    fi
     ;;
   *)
     echo "$usage" >&2
