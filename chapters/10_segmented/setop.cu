@@ -46,7 +46,11 @@ const std::vector<SetOpStage>& setop_stages() {
 
 std::size_t setop_workspace_bytes(std::uint64_t a_count, std::uint64_t b_count) {
   const std::uint64_t total = a_count + b_count;
-  return std::max(per_element_bytes(total), tiled_bytes(total, kMinSetTile));
+  // Thrust's set operations take a tile status array and partitions, a few hundred bytes per tile of a
+  // few thousand elements, from the same workspace: stage 1's 8 bytes per element hold them, and the
+  // floor covers the smallest inputs, where Thrust's fixed padding outweighs them.
+  constexpr std::size_t kFloor = std::size_t{1} << 20;
+  return std::max({per_element_bytes(total), tiled_bytes(total, kMinSetTile), kFloor});
 }
 
 PerElementScratch carve_per_element(Workspace& workspace, std::uint64_t a_count, std::uint64_t b_count) {

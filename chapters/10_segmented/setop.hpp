@@ -55,7 +55,7 @@ SetOpStage library_thrust_set_op();  ///< thrust::set_*, stages/setop/lib_thrust
 inline constexpr int kMinSetTile = 128 * 7;
 
 /// The workspace every row of the table needs for inputs of @p a_count and @p b_count keys
-/// (stage 1's decisions are the largest piece; Thrust's storage fits in them).
+/// (stage 1's decisions are the largest piece; Thrust's storage fits in them; 1 MiB at least).
 std::size_t setop_workspace_bytes(std::uint64_t a_count, std::uint64_t b_count);
 
 }  // namespace stepwise::segmented
