@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "setop_analysis.hpp"
@@ -76,6 +77,39 @@ Keys tiled(SetOp op, const SetInputs& sets, Index spacing) {
   return out;
 }
 
+/// The kernels' two levels on the host: balanced cuts every @p threads x @p items diagonals give the
+/// tiles; in each tile's own copy of its two ranges (as shared memory holds them), balanced cuts every
+/// @p items diagonals give the threads' pieces, and the serial loop runs on each with at most
+/// items + 1 steps (SetTile::kPiece). Fails the test if a piece holds more.
+Keys two_level(SetOp op, const SetInputs& sets, int threads, int items) {
+  const auto a_count = static_cast<Index>(sets.a.size());
+  const auto b_count = static_cast<Index>(sets.b.size());
+  const Index tile = static_cast<Index>(threads) * items;
+  Keys out;
+  Cut<Index> from{0, 0};
+  for (Index diagonal = tile;; diagonal += tile) {
+    const Index d = std::min(diagonal, a_count + b_count);
+    const Cut<Index> to = balanced_cut(sets.a.data(), a_count, sets.b.data(), b_count, d);
+    const Keys a(sets.a.begin() + from.a, sets.a.begin() + to.a);
+    const Keys b(sets.b.begin() + from.b, sets.b.begin() + to.b);
+    const int count = static_cast<int>(a.size() + b.size());
+    REQUIRE(count <= tile + 1);
+    for (int t = 0; t < threads; ++t) {
+      const Cut<int> begin = balanced_cut(a.data(), static_cast<int>(a.size()), b.data(), static_cast<int>(b.size()),
+                                          std::min(items * t, count));
+      const Cut<int> end = t + 1 < threads ? balanced_cut(a.data(), static_cast<int>(a.size()), b.data(),
+                                                          static_cast<int>(b.size()), std::min(items * (t + 1), count))
+                                           : Cut<int>{static_cast<int>(a.size()), static_cast<int>(b.size())};
+      REQUIRE(end.a - begin.a + end.b - begin.b <= items + 1);
+      serial_set_op<1 << 16>(op, a.data(), begin.a, end.a, b.data(), begin.b, end.b,
+                             [&](SetKey key) { out.push_back(key); });
+    }
+    from = to;
+    if (d == a_count + b_count) break;
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("the reference keeps std::set_*'s multiset counts on a hand-made example") {
@@ -119,6 +153,21 @@ TEST_CASE("the serial loop on the pieces between balanced cuts gives std::set_* 
         CAPTURE(to_string(op));
         CAPTURE(spacing);
         REQUIRE(tiled(op, sets, spacing) == set_op_on_cpu(op, sets.a, sets.b));
+      }
+  }
+}
+
+TEST_CASE("tiles cut into threads' pieces, as the kernels cut them, give std::set_* for every op") {
+  std::mt19937 rng(13);
+  for (int trial = 0; trial < 1500; ++trial) {
+    const SetInputs sets = random_sets(rng, 60, 1 + trial % 8);
+    for (SetOp op : kOps)
+      for (const auto& [threads, items] : {std::pair{1, 1}, std::pair{2, 3}, std::pair{4, 2}, std::pair{3, 7}}) {
+        CAPTURE(trial);
+        CAPTURE(to_string(op));
+        CAPTURE(threads);
+        CAPTURE(items);
+        REQUIRE(two_level(op, sets, threads, items) == set_op_on_cpu(op, sets.a, sets.b));
       }
   }
 }
