@@ -31,8 +31,8 @@ struct PerElementScratch {
 /// Tile boundaries of the balanced-path stages: cut t is where tile t starts (A[a[t], ..),
 /// B[b[t], ..)); cut tiles is the end of both inputs.
 struct TileCuts {
-  std::int64_t* a = nullptr;
-  std::int64_t* b = nullptr;
+  std::int64_t* a = nullptr;  ///< tiles + 1 cuts of A
+  std::int64_t* b = nullptr;  ///< tiles + 1 cuts of B
 };
 
 /// The balanced-path stages' scratch: the tile boundaries, then stage 2's tile counts (scanned in
@@ -94,6 +94,7 @@ struct SetTile {
   /// The most elements one thread's piece holds: a balanced cut adds at most one at either end.
   static constexpr int kPiece = VT + 1;
 
+  /// The tile's shared memory: its A range then its B range, and the threads' cuts.
   struct Storage {
     K keys[kCapacity];
     int cut_a[NT + 1];  ///< per thread: its piece's first A element (tile-local); NT: the tile's end

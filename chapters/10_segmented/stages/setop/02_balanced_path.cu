@@ -18,9 +18,10 @@
 // The output's size depends on the data, so this stage counts, then writes: a first pass runs
 // every tile's loop only to count what it keeps, CUB scans the tile counts (the last entry is the
 // output's length), and a second pass runs the loop again and each thread writes its kept keys
-// from its tile's place plus the block-scanned counts of the threads before it. One search per
-// tile and per thread instead of four per element; the price is the loop run twice, the inputs
-// read twice, and each thread's stores scattered across its own run of outputs.
+// from its tile's place plus the block-scanned counts of the threads before it. One balanced cut
+// (a Merge Path search and at most four binary searches more) per tile and per thread, instead of
+// four or five searches per element; the price is the loop run twice, the inputs read twice, and
+// each thread's stores scattered across its own run of outputs.
 #include <cub/device/device_scan.cuh>
 
 #include "device/block.cuh"
