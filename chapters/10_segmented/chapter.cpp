@@ -34,12 +34,16 @@ void add_options(ChapterCli& cli, Plan& plan) {
          "items), ones (every segment one item)")
       ->default_str(to_string(plan.segments))
       ->check(parsed_by([](const std::string& text) { parse_segments(text); }, "uniform:L|zipf:S|empty:P|huge|ones"));
+  for (const SegmentedProblem& problem : segmented_problems())
+    if (problem.add_options != nullptr) problem.add_options(cli, plan);
 }
 
 /// The checks no single option makes: --n against the largest input, then the problem's own.
 void validate(Plan& plan, const CommonOptions& options) {
   if (options.n > kMaxN) throw UsageError(n_as_given(options) + ": at most 2^32 - 1 items (segment ids are uint32)");
   const SegmentedProblem& problem = find_problem(plan.problem);
+  for (const SegmentedProblem& other : segmented_problems())
+    if (other.name != problem.name && other.validate_unpicked != nullptr) other.validate_unpicked(plan);
   if (problem.validate != nullptr) problem.validate(plan, options);
 }
 

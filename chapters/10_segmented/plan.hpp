@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "segments.hpp"
+#include "setop_data.hpp"
 
 namespace stepwise::segmented {
 
@@ -25,6 +27,8 @@ struct Plan {
   std::string problem = "segreduce";    ///< --problem: a name of segmented_problems() (registry.hpp)
   ValueType type = ValueType::float32;  ///< --type
   SegmentSpec segments;                 ///< --segments
+  std::optional<SetOp> set_op;          ///< --op (setop only; intersection when not given)
+  std::optional<SetInput> sets;         ///< --sets (setop only; interleaved when not given)
 };
 
 /// `int32`, `float32`, `float64`.

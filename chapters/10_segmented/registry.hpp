@@ -23,6 +23,11 @@ struct SegmentedProblem {
   std::string summary;
   /// Its table for @p plan (--type picks the instantiation), as --list and --stage see it.
   std::vector<StageInfo> (*stages)(const Plan& plan) = nullptr;
+  /// Optional: adds the options only this problem reads, bound to their Plan fields.
+  void (*add_options)(ChapterCli& cli, Plan& plan) = nullptr;
+  /// Optional: refuses this problem's own options when another problem is picked.
+  /// @throws UsageError naming what the user typed.
+  void (*validate_unpicked)(const Plan& plan) = nullptr;
   /// Optional: the checks of @p plan this problem adds (an option it does not read).
   /// @throws UsageError naming what the user typed.
   void (*validate)(const Plan& plan, const CommonOptions& options) = nullptr;
