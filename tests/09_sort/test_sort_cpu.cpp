@@ -284,8 +284,8 @@ TEST_CASE_TEMPLATE("radix stage 5: its default tile is among its sweep, and each
     CHECK(std::find(tuned->sweep.begin(), tuned->sweep.end(), variant.shape) != tuned->sweep.end());
     changes.insert(variant.variant);
   }
-  CHECK(changes ==
-        std::set<std::string>{"early counts", "warp counts", "warp ranking", "tile", "occupancy", "histogram"});
+  CHECK(changes == std::set<std::string>{"early counts", "warp counts", "match instruction", "warp ranking", "tile",
+                                         "occupancy", "histogram"});
 }
 
 TEST_CASE_TEMPLATE("merge stage 3: its default tile is among its sweep, and each variant undoes one change", K,

@@ -2,10 +2,10 @@
 // sweep with no atomics and no barrier, the tile publishes its digit counts before it looks back,
 // tiles are larger, and the histogram kernel reads 16 bytes at a time into several histograms.
 //
-// Changed from stage 4, six things, each a variant row that undoes it:
+// Changed from stage 4, seven things, each a variant row that undoes it:
 // - Warp counts. Warp w loads its own contiguous slice of 32 x VT keys (32 lanes, consecutive
 //   addresses: coalesced) and walks it in input order: the lanes holding the same digit find
-//   each other with __match_any_sync, the lowest of them adds their number to the warp's own
+//   each other with eight ballots (below), the lowest of them adds their number to the warp's own
 //   counter of that digit (256 counters a warp, touched by no other warp: a plain read and
 //   write, no atomic), and each key's rank in its warp is the counter before the add plus its
 //   peers below it. One walk over the warps per digit (thread d) then gives both the tile's count
@@ -13,6 +13,12 @@
 //   block-wide atomics on one shared histogram, where the keys of all twelve warps meet on the
 //   same 256 counters, and ranks in a second sweep: more shared-memory instructions per key, and
 //   the short-scoreboard stalls (warps waiting on shared memory) that Nsight Compute shows.
+// - Ballots, not the match instruction. Stage 4 finds a key's peers (the lanes of its warp with
+//   the same digit) with __match_any_sync; here one __ballot_sync per digit bit, each lane ANDing
+//   the ballot or its complement (peers_by_bit_ballots in common/device/warp_aggregate.cuh, as
+//   cub::BlockRadixRankMatchEarlyCounts does). The match instruction is a long multi-cycle
+//   instruction whose result the warp waits for (short-scoreboard stalls); eight votes issue back
+//   to back. The variant row keeps __match_any_sync.
 // - Early counts. Stage 4 publishes a tile's count of each digit only once every key knows its
 //   place. Here thread d publishes the moment the walk has summed the warps, before the scan of
 //   the counts and the look-back: the tiles behind find it sooner.
@@ -49,6 +55,7 @@
 
 #include "algorithm/lookback.hpp"
 #include "device/lookback.cuh"
+#include "device/warp_aggregate.cuh"
 #include "host/dispatch.hpp"
 #include "host/launch.hpp"
 #include "radix.cuh"
@@ -70,9 +77,10 @@ using Items = IntList<8, 12, 16, 19, 24>;
 
 /// How a tile finds its digit counts and its keys' places in the tile.
 enum class Ranking {
-  warp_counts,       ///< one match_any sweep per warp into the warp's own counters, then one walk
-  shared_histogram,  ///< a block-wide shared histogram (atomics) for the counts, then the warp sweep
-  rounds,            ///< the shared histogram, then stage 4's rounds of NT keys (TileDigitRanks)
+  warp_counts,        ///< one sweep per warp (peers by a ballot per digit bit) into the warp's own counters
+  warp_counts_match,  ///< the same sweep, the peers found by the __match_any_sync instruction
+  shared_histogram,   ///< a block-wide shared histogram (atomics) for the counts, then the warp sweep
+  rounds,             ///< the shared histogram, then stage 4's rounds of NT keys (TileDigitRanks)
 };
 
 /// The shared memory of one tile. The per-warp digit counters (or stage 4's round counters, in
@@ -166,8 +174,16 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
   constexpr int kDigitShift = 16;
   constexpr unsigned kRankMask = (1u << kDigitShift) - 1;
   static_assert(kTile <= (1 << kDigitShift), "a rank fits below kDigitShift");
-  if constexpr (R == Ranking::warp_counts) {
-    // One sweep per warp: the lanes holding the same digit find each other (__match_any_sync),
+  // The lanes of this warp whose key has digit d: eight votes, one per digit bit, or the match
+  // instruction in the variant row that shows what the votes save.
+  auto peers_of = [](unsigned d) {
+    if constexpr (R == Ranking::warp_counts_match)
+      return __match_any_sync(kFullWarp, d);
+    else
+      return peers_by_bit_ballots<kBits>(d);
+  };
+  if constexpr (R == Ranking::warp_counts || R == Ranking::warp_counts_match) {
+    // One sweep per warp: the lanes holding the same digit find each other (peers_of),
     // the lowest of them adds their number to the warp's counter of that digit, and each key's
     // rank in its warp is the counter before the add plus its peers below it. Only this warp
     // touches its counters: no atomics, no barrier.
@@ -175,7 +191,7 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
 #pragma unroll
     for (int j = 0; j < VT; ++j) {
       const unsigned d = digit_of(key[j]);
-      const unsigned peers = __match_any_sync(kFullWarp, d);
+      const unsigned peers = peers_of(d);
       const int leader = __ffs(peers) - 1;
       unsigned before = 0;
       if (lane == leader) {
@@ -221,7 +237,7 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
 #pragma unroll
       for (int j = 0; j < VT; ++j) {
         const unsigned d = digit_of(key[j]);
-        const unsigned peers = __match_any_sync(kFullWarp, d);
+        const unsigned peers = peers_of(d);
         const int leader = __ffs(peers) - 1;
         unsigned before = 0;
         if (lane == leader) {
@@ -447,6 +463,9 @@ SortStage<K> radix_tuned() {
       variant_of(stage, "warp counts",
                  "the counts from one shared histogram (block-wide atomics), then a second sweep ranks the keys",
                  launch<K, true, Ranking::shared_histogram, true, false, false>),
+      variant_of(stage, "match instruction",
+                 "each warp finds the lanes with the same digit by __match_any_sync, not by eight ballots",
+                 launch<K, true, Ranking::warp_counts_match, true, false, false>),
       variant_of(stage, "warp ranking", "stage 4's ranking: block-striped rounds of NT keys, four barriers per round",
                  launch<K, true, Ranking::rounds, true, false, false>),
       variant_of(stage, "tile", "stage 4's tile, 256 x 8 keys",
@@ -456,7 +475,7 @@ SortStage<K> radix_tuned() {
       variant_of(stage, "histogram", "stage 4's histogram kernel: one key per load, one shared histogram per block",
                  launch<K, true, Ranking::warp_counts, true, true, false>),
   };
-  stage.variants[3].shape = LaunchShape{256, 8, 0};  // the tile row
+  stage.variants[4].shape = LaunchShape{256, 8, 0};  // the tile row
   return stage;
 }
 
