@@ -1,8 +1,7 @@
 /// @file grid_dependency.cuh
-/// The device half of programmatic dependent launch (compute capability 9.0 and later): a
-/// kernel launched with launch_dependent() (host/dependent_launch.hpp) may start while the
-/// kernel before it in the stream still runs, so its launch and its blocks' start overlap that
-/// kernel's last blocks instead of following them.
+/// Programmatic dependent launch (compute capability 9.0 and later): a kernel launched with
+/// launch_dependent() may start while the kernel before it in the stream still runs, so its
+/// launch and its blocks' start overlap that kernel's last blocks instead of following them.
 ///
 /// The kernel pays for that with one rule: wait_for_prior_grid() before its first access to
 /// memory the kernel before it writes or reads, which returns once that kernel has completed
@@ -14,6 +13,10 @@
 #pragma once
 
 #include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "host/check.hpp"
 
 namespace stepwise {
 
@@ -31,6 +34,26 @@ __device__ __forceinline__ void allow_next_grid() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   cudaTriggerProgrammaticLaunchCompletion();
 #endif
+}
+
+/// Launches @p kernel on @p grid blocks of @p threads with @p shared bytes of dynamic shared
+/// memory in @p stream: with @p dependent as a programmatic dependent launch (the kernel must
+/// call wait_for_prior_grid() before touching what the kernel before it touches), else as
+/// `kernel<<<grid, threads, shared, stream>>>(args...)`. Checked.
+template <class... Params, class... Args>
+void launch_dependent(bool dependent, void (*kernel)(Params...), unsigned grid, int threads, std::size_t shared,
+                      cudaStream_t stream, Args... args) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(static_cast<unsigned>(threads));
+  config.dynamicSmemBytes = shared;
+  config.stream = stream;
+  config.attrs = dependent ? &attribute : nullptr;
+  config.numAttrs = dependent ? 1 : 0;
+  STEPWISE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
 }
 
 }  // namespace stepwise

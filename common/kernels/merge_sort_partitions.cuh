@@ -17,7 +17,6 @@
 #include "algorithm/merge_sort.hpp"
 #include "device/grid_dependency.cuh"
 #include "host/check.hpp"
-#include "host/dependent_launch.hpp"
 #include "host/launch.hpp"
 #include "kernels/merge_path_partitions.cuh"
 
@@ -26,8 +25,7 @@ namespace stepwise {
 /// The partition kernel: partitions[p] = merge_sort_partition(keys, n, width, spacing, p) for
 /// p < @p count, one thread per boundary. Launched as a dependent launch, it waits for the kernel
 /// before it (the last pass, which wrote @p keys and read @p partitions) and at once lets the
-/// pass's merge kernel start: one block per 128 tiles, it leaves most SM slots to the merge's
-/// waiting blocks.
+/// pass's merge kernel start: a few dozen blocks, they leave the other SMs to its waiting blocks.
 template <class It, class Comp>
 __global__ void merge_sort_partitions(It keys, std::int64_t n, std::int64_t width, std::int64_t spacing,
                                       std::int64_t count, std::int64_t* partitions, Comp comp) {

@@ -30,7 +30,6 @@
 #include "device/grid_dependency.cuh"
 #include "device/merge_tile.cuh"
 #include "host/check.hpp"
-#include "host/dependent_launch.hpp"
 #include "host/dispatch.hpp"
 #include "host/launch.hpp"
 #include "kernels/merge_sort_partitions.cuh"
