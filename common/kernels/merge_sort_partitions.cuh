@@ -5,8 +5,7 @@
 /// pair of runs that holds the boundary; tile t then merges the ranges that
 /// merge_sort_tile_range() reads from boundaries t and t + 1.
 ///
-/// Launched before every merge pass of chapter 09's merge sorts; a stage may launch it as a
-/// programmatic dependent launch (device/grid_dependency.cuh), which the kernel is ready for.
+/// Launched before every merge pass of chapter 09's merge sorts.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -15,7 +14,6 @@
 #include <cstdint>
 
 #include "algorithm/merge_sort.hpp"
-#include "device/grid_dependency.cuh"
 #include "host/check.hpp"
 #include "host/launch.hpp"
 #include "kernels/merge_path_partitions.cuh"
@@ -23,29 +21,26 @@
 namespace stepwise {
 
 /// The partition kernel: partitions[p] = merge_sort_partition(keys, n, width, spacing, p) for
-/// p < @p count, one thread per boundary. Launched as a dependent launch, it waits for the kernel
-/// before it (the last pass, which wrote @p keys and read @p partitions) and at once lets the
-/// pass's merge kernel start: a few dozen blocks, they leave the other SMs to its waiting blocks.
+/// p < @p count, one thread per boundary.
 template <class It, class Comp>
 __global__ void merge_sort_partitions(It keys, std::int64_t n, std::int64_t width, std::int64_t spacing,
                                       std::int64_t count, std::int64_t* partitions, Comp comp) {
   const std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= count) return;
-  wait_for_prior_grid();
-  allow_next_grid();
   partitions[p] = merge_sort_partition(keys, n, width, spacing, p, comp);
 }
 
 /// Enqueues the partition kernel of the pass that merges runs of @p width of the @p n keys at
 /// @p keys, cut into tiles of @p spacing outputs: writes merge_partition_count(n, spacing)
-/// boundaries to @p partitions. With @p dependent, as a programmatic dependent launch.
+/// boundaries to @p partitions.
 template <class It, class Comp>
 void launch_merge_sort_partitions(It keys, std::int64_t n, std::int64_t width, std::int64_t spacing,
-                                  std::int64_t* partitions, Comp comp, cudaStream_t stream, bool dependent = false) {
+                                  std::int64_t* partitions, Comp comp, cudaStream_t stream) {
   constexpr int kThreads = 128;
   const std::size_t count = merge_partition_count(static_cast<std::size_t>(n), static_cast<std::size_t>(spacing));
-  launch_dependent(dependent, merge_sort_partitions<It, Comp>, grid_of(ceil_div(count, kThreads)), kThreads, 0, stream,
-                   keys, n, width, spacing, static_cast<std::int64_t>(count), partitions, comp);
+  merge_sort_partitions<<<grid_of(ceil_div(count, kThreads)), kThreads, 0, stream>>>(
+      keys, n, width, spacing, static_cast<std::int64_t>(count), partitions, comp);
+  STEPWISE_CHECK_LAUNCH();
 }
 
 }  // namespace stepwise
