@@ -7,7 +7,11 @@
 namespace stepwise::segmented {
 
 /// The registered problems, in --help's order: `X(name)` for the factory `name_problem()`.
-#define SEGMENTED_PROBLEMS(X) X(segreduce)
+// clang-format off
+#define SEGMENTED_PROBLEMS(X) \
+  X(segreduce)                \
+  X(segscan)
+// clang-format on
 
 #define DECLARE_PROBLEM(name) SegmentedProblem name##_problem();
 SEGMENTED_PROBLEMS(DECLARE_PROBLEM)
