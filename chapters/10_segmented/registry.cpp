@@ -10,7 +10,8 @@ namespace stepwise::segmented {
 // clang-format off
 #define SEGMENTED_PROBLEMS(X) \
   X(segreduce)                \
-  X(segscan)
+  X(segscan)                  \
+  X(rle)
 // clang-format on
 
 #define DECLARE_PROBLEM(name) SegmentedProblem name##_problem();

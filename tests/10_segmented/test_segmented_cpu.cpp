@@ -20,6 +20,7 @@
 #include "host/sizes.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
+#include "rle.hpp"
 #include "segments.hpp"
 #include "segreduce.hpp"
 #include "segscan.hpp"
@@ -389,4 +390,54 @@ TEST_CASE("--problem segscan lists its rows and --analyze counts its tiles") {
     CHECK(printed.find(describe_plan(plan)) != std::string::npos);
   }
   CHECK(lane_work({WorkUnit::tile, 128, 7}, {0, 1000}).lane_steps == 1792.0);  // two tiles of 896
+}
+
+// Run-length encoding ----------------------------------------------------------------------------
+
+TEST_CASE("the rle reference: a key and a length per run of equal keys") {
+  std::vector<std::int32_t> unique;
+  std::vector<std::uint32_t> counts;
+  rle_reference(std::vector<std::int32_t>{7, 7, 7, -1, 7, 7, 0}, unique, counts);
+  CHECK(unique == std::vector<std::int32_t>{7, -1, 7, 0});
+  CHECK(counts == std::vector<std::uint32_t>{3, 1, 2, 1});
+  rle_reference(std::vector<std::int32_t>{5}, unique, counts);
+  CHECK(counts == std::vector<std::uint32_t>{1});
+}
+
+TEST_CASE("run keys: every non-empty segment is one run, its length the segment's, empty segments no run") {
+  for (const std::string& text : kDistributions)
+    for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{31}, std::uint64_t{4097}}) {
+      CAPTURE(text);
+      CAPTURE(n);
+      const std::vector<std::uint64_t> offsets = make_offsets(n, parse_segments(text), 17);
+      std::vector<float> drawn = make_values<float>(offsets.size() - 1, 17);
+      std::fill(drawn.begin(), drawn.begin() + static_cast<std::ptrdiff_t>(drawn.size() / 2), 0.25f);  // repeats
+      const std::vector<float> keys = run_keys(drawn, offsets);
+      REQUIRE(keys.size() == n);
+      std::vector<float> unique;
+      std::vector<std::uint32_t> counts;
+      rle_reference(keys, unique, counts);
+      std::vector<std::uint32_t> lengths;
+      for (std::uint64_t length : lengths_of(offsets))
+        if (length > 0) lengths.push_back(static_cast<std::uint32_t>(length));
+      CHECK(counts == lengths);
+    }
+  // int32 keys that repeat at the top of the range wrap as defined.
+  const std::vector<std::int32_t> wrapped = run_keys(
+      std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::max()},
+      {0, 1, 2});
+  CHECK(wrapped ==
+        std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::min()});
+}
+
+TEST_CASE("--problem rle lists its rows; the Unique row writes no lengths") {
+  const testing::ParseOutcome listed = run({"--problem", "rle", "--list"});
+  int without_lengths = 0;
+  for (const RleStage<float>& stage : rle_stages<float>()) {
+    CAPTURE(stage.name);
+    CHECK(listed.out.find(stage.lesson) != std::string::npos);
+    CHECK((stage.kind == RowKind::library) == (stage.traits.plan == nullptr));
+    without_lengths += !stage.traits.writes_counts;
+  }
+  CHECK(without_lengths == 1);
 }

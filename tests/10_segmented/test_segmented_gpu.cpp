@@ -1,4 +1,4 @@
-// GPU tests of chapter 10: every row of the segmented reduce and scan tables (library rows included), every
+// GPU tests of chapter 10: every row of the segmented reduce, scan and rle tables (library rows included), every
 // value type, every segment distribution, at the sizes where segmented bugs live (n = 1, 2, 31,
 // 1000, 4097, 2^20 + 17, 2^24 + 5), segments built by hand with empty runs at both ends, and
 // every shape of every --sweep. Outputs are poisoned first and seeds are fresh; int32 sums must
@@ -13,6 +13,7 @@
 
 #include "gpu_checks.hpp"
 #include "host/data.hpp"
+#include "rle.hpp"
 #include "segreduce_problem.hpp"
 #include "segscan.hpp"
 
@@ -35,6 +36,10 @@ const std::vector<SegReduceStage<T>>& table_of(SegReduceProblem<T>&) {
 template <class T>
 const std::vector<SegScanStage<T>>& table_of(SegScanProblem<T>&) {
   return segscan_stages<T>();
+}
+template <class T>
+const std::vector<RleStage<T>>& table_of(RleProblem<T>&) {
+  return rle_stages<T>();
 }
 
 /// Every row of @p problem's table at its default shape (every sweep shape with @p sweep).
@@ -86,6 +91,15 @@ TEST_CASE_TEMPLATE("every segmented scan row scans every distribution above 2^24
   check_distributions<SegScanProblem, T>({kLargeSize});
 }
 
+TEST_CASE_TEMPLATE("every rle row encodes the runs of every distribution at the edge sizes", T, std::int32_t, float,
+                   double) {
+  check_distributions<RleProblem, T>({std::begin(kSmallSizes), std::end(kSmallSizes)});
+}
+
+TEST_CASE_TEMPLATE("every rle row encodes the runs of every distribution above 2^24 keys", T, std::int32_t, float) {
+  check_distributions<RleProblem, T>({kLargeSize});
+}
+
 TEST_CASE_TEMPLATE("empty segments at both ends and in runs give 0", T, std::int32_t, float, double) {
   for (std::uint64_t n : kSmallSizes) {
     const std::uint64_t seed = fresh_seed();
@@ -118,6 +132,8 @@ TEST_CASE_TEMPLATE("every shape of every --sweep sums exactly or within toleranc
       check_rows(reduce, n, true);
       SegScanProblem<T> scan(n, plan, seed);
       check_rows(scan, n, true);
+      RleProblem<T> rle(n, plan, seed);
+      check_rows(rle, n, true);
     }
 }
 
@@ -141,6 +157,15 @@ TEST_CASE("a kernel row refuses a shape that is not compiled before anything is 
     CHECK_THROWS_AS(scan.launch(stage, bad, nullptr), std::invalid_argument);
     ++refused;
   }
-  CHECK(refused >= 7);
+  RleProblem<float> rle(1000, Plan{}, fresh_seed());
+  for (const RleStage<float>& stage : rle_stages<float>()) {
+    if (stage.kind != RowKind::kernel) continue;
+    CAPTURE(stage.name);
+    LaunchShape bad = stage.shape;
+    bad.threads = 100;
+    CHECK_THROWS_AS(rle.launch(stage, bad, nullptr), std::invalid_argument);
+    ++refused;
+  }
+  CHECK(refused >= 8);
   STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
 }
