@@ -13,11 +13,13 @@
 #include <utility>
 #include <vector>
 
+#include "algorithm/merge_path.hpp"
 #include "chapter.hpp"
 #include "cli_checks.hpp"
 #include "flagged.hpp"
 #include "host/data.hpp"
 #include "host/sizes.hpp"
+#include "merge_reduce.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
 #include "rle.hpp"
@@ -440,4 +442,50 @@ TEST_CASE("--problem rle lists its rows; the Unique row writes no lengths") {
     without_lengths += !stage.traits.writes_counts;
   }
   CHECK(without_lengths == 1);
+}
+
+TEST_CASE("the Merge Path decomposition of stage 4, replayed thread by thread on the host, sums every segment") {
+  for (const char* text : {"uniform:32", "empty:50", "empty:99", "huge", "ones", "zipf:1.2"})
+    for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{31}, std::uint64_t{4097}})
+      for (int vt : {3, 7, 11}) {
+        CAPTURE(text);
+        CAPTURE(n);
+        CAPTURE(vt);
+        const std::vector<std::uint64_t> offsets = make_offsets(n, parse_segments(text), 19);
+        const std::vector<std::int32_t> values = make_values<std::int32_t>(n, 19);
+        const std::uint64_t segments = offsets.size() - 1;
+        const std::uint64_t total = n + segments;
+        const std::uint64_t threads = (total + vt - 1) / vt;
+        const std::uint64_t* ends = offsets.data() + 1;
+        std::vector<std::uint32_t> out(segments, 0xDEADBEEFu);
+        std::vector<Carry<std::uint32_t>> carries;
+        std::uint64_t finished = 0;
+        const auto path = [&](std::uint64_t diagonal) {
+          return static_cast<std::uint64_t>(merge_path<Bounds::lower>(
+              ends, static_cast<std::int64_t>(segments), CountingIterator<std::uint64_t>{0},
+              static_cast<std::int64_t>(n), static_cast<std::int64_t>(std::min(diagonal, total)), Less{}));
+        };
+        for (std::uint64_t t = 0; t < threads; ++t) {
+          const std::uint64_t first = t * vt;
+          const std::uint64_t last = std::min(first + vt, total);
+          const std::uint64_t a = path(first);
+          const std::uint64_t a_end = path(last);
+          const auto item = [&](std::uint64_t i) { return static_cast<std::uint32_t>(values[i]); };
+          const auto finish = [&](std::uint64_t segment, std::uint32_t sum) {
+            out[segment] = sum;
+            ++finished;
+          };
+          const Carry<std::uint32_t> carry =
+              vt == 3   ? merge_reduce_walk<3, std::uint32_t>(ends, a, a_end, first - a, last - a_end, item, finish)
+              : vt == 7 ? merge_reduce_walk<7, std::uint32_t>(ends, a, a_end, first - a, last - a_end, item, finish)
+                        : merge_reduce_walk<11, std::uint32_t>(ends, a, a_end, first - a, last - a_end, item, finish);
+          CHECK(carry.segment == a_end);
+          carries.push_back(carry);
+        }
+        CHECK(finished == segments);  // every segment end is taken by exactly one thread
+        for (const Carry<std::uint32_t>& carry : carries)
+          if (carry.segment < segments) out[carry.segment] += carry.sum;  // the fix-up kernel's atomics, in order
+        std::vector<std::int32_t> got(out.begin(), out.end());
+        CHECK(got == segreduce_reference(values, offsets).exact);
+      }
 }
