@@ -1,7 +1,7 @@
 // Stage 5, tuned: a polyalgorithm that picks the decomposition by the segment-length statistics.
 //
-// Changed from stage 4: no single decomposition wins everywhere (the results table shows each
-// of stages 1 to 4 winning somewhere), and the statistics that decide are cheap: the mean
+// Changed from stage 4: no single decomposition suits every distribution (--analyze shows each of
+// stages 1 to 4 with the fewest idle lanes somewhere), and the statistics that decide are cheap: the mean
 // length, the longest segment and the share of items in long segments, computed with the
 // offsets. So stage 5 measures and dispatches, as CUB's policies and moderngpu's segmented
 // reduce do:
