@@ -55,7 +55,9 @@ Chapter<Plan> chapter() {
     ChapterInfo info;
     info.id = "10";
     info.name = "segmented";
-    info.title = "segmented primitives: segmented reduce from a thread per segment to Merge Path, against CUB";
+    info.title =
+        "segmented primitives: segmented reduce and scan from a thread per segment to Merge Path and look-back, "
+        "against CUB";
     info.default_n = kDefaultN;
     info.min_n = 1;
     info.reference_lesson = "a sequential loop over the segments (in double for floats)";

@@ -64,6 +64,38 @@ Expected<T> segreduce_reference(const std::vector<T>& values, const std::vector<
   return want;
 }
 
+/// The inclusive scan of each segment of @p values cut by @p offsets: item i holds the sum of the
+/// items of its segment up to and including i; the scale of a float item is the sum of |x| over
+/// the same items.
+template <class T>
+Expected<T> segscan_reference(const std::vector<T>& values, const std::vector<std::uint64_t>& offsets) {
+  Expected<T> want;
+  const std::size_t n = values.size();
+  if constexpr (std::is_integral_v<T>)
+    want.exact.resize(n);
+  else {
+    want.value.resize(n);
+    want.scale.resize(n);
+  }
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+    std::uint32_t wrapped = 0;
+    double sum = 0.0;
+    double magnitude = 0.0;
+    for (std::uint64_t i = offsets[s]; i < offsets[s + 1]; ++i) {
+      if constexpr (std::is_integral_v<T>) {
+        wrapped += static_cast<std::uint32_t>(values[i]);
+        want.exact[i] = static_cast<T>(wrapped);
+      } else {
+        sum += static_cast<double>(values[i]);
+        magnitude += std::fabs(static_cast<double>(values[i]));
+        want.value[i] = sum;
+        want.scale[i] = magnitude;
+      }
+    }
+  }
+  return want;
+}
+
 /// @p got against @p want: exactly for int32, else within sum_tolerance<T>() x scale.
 template <class T>
 Check check_against(const std::vector<T>& got, const Expected<T>& want) {

@@ -7,9 +7,13 @@
 namespace stepwise::segmented {
 
 /// The registered problems, in --help's order: `X(name)` for the factory `name_problem()`.
+// clang-format off
 #define SEGMENTED_PROBLEMS(X) \
   X(segreduce)                \
+  X(segscan)                  \
+  X(rle)                      \
   X(setop)
+// clang-format on
 
 #define DECLARE_PROBLEM(name) SegmentedProblem name##_problem();
 SEGMENTED_PROBLEMS(DECLARE_PROBLEM)

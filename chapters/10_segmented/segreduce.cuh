@@ -15,6 +15,7 @@
 #include "host/check.hpp"
 #include "host/launch.hpp"
 #include "kernels/merge_path_partitions.cuh"
+#include "merge_reduce.hpp"
 #include "segreduce.hpp"
 
 namespace stepwise::segmented {
@@ -77,46 +78,29 @@ __global__ void __launch_bounds__(NT)
   }
 }
 
-/// The partial sum a Merge Path thread leaves for a segment it did not finish.
-template <class T>
-struct Carry {
-  std::uint64_t segment;  ///< the segment still open at the thread's last step; `segments` for none
-  Accum<T> sum;           ///< the items of it the thread added
-};
-
 /// The merge of segment ends (A = offsets + 1: segment s ends at offsets[s + 1]) with item
 /// indices (B = 0, 1, ..., n - 1, never stored), cut by Merge Path into VT steps per thread
 /// (@p partitions: the A elements before each thread's first step, from the partition kernel).
 /// A step that takes an item adds it; a step that takes segment s's end writes the running sum to
 /// out[s] and starts again from 0 (an empty segment: 0). Ties take the end first (Bounds::lower):
-/// an item equal to an end offset starts the next segment. The thread's last open segment goes
-/// to carries[t], added by carry_fixup.
+/// an item equal to an end offset starts the next segment (merge_reduce_walk, merge_reduce.hpp).
+/// The thread's last open segment goes to carries[t], added by carry_fixup.
 template <int NT, int VT, class T>
 __global__ void __launch_bounds__(NT)
     merge_path_reduce(const T* __restrict__ values, const std::uint64_t* __restrict__ offsets, T* __restrict__ out,
                       std::uint64_t n, std::uint64_t segments, const std::int64_t* __restrict__ partitions,
-                      Carry<T>* __restrict__ carries, std::uint64_t threads) {
+                      Carry<Accum<T>>* __restrict__ carries, std::uint64_t threads) {
   const std::uint64_t t = static_cast<std::uint64_t>(blockIdx.x) * NT + threadIdx.x;
   if (t >= threads) return;
   const std::uint64_t* ends = offsets + 1;
   const std::uint64_t total = n + segments;
   const std::uint64_t first = t * VT;
   const std::uint64_t last = first + VT < total ? first + VT : total;
-  std::uint64_t a = static_cast<std::uint64_t>(partitions[t]);
+  const std::uint64_t a = static_cast<std::uint64_t>(partitions[t]);
   const std::uint64_t a_end = static_cast<std::uint64_t>(partitions[t + 1]);
-  std::uint64_t b = first - a;
-  const std::uint64_t b_end = last - a_end;
-  Accum<T> sum = 0;
-#pragma unroll
-  for (int step = 0; step < VT; ++step) {
-    if (a < a_end && (b >= b_end || ends[a] <= b)) {
-      out[a++] = to_value<T>(sum);
-      sum = 0;
-    } else if (b < b_end) {
-      sum += load_accum(values, b++);
-    }
-  }
-  carries[t] = {a, sum};
+  carries[t] = merge_reduce_walk<VT, Accum<T>>(
+      ends, a, a_end, first - a, last - a_end, [&](std::uint64_t i) { return load_accum(values, i); },
+      [&](std::uint64_t segment, Accum<T> sum) { out[segment] = to_value<T>(sum); });
 }
 
 /// The carries added to their segments: each thread walks kCarriesPerThread consecutive carries
@@ -126,7 +110,8 @@ __global__ void __launch_bounds__(NT)
 inline constexpr int kCarriesPerThread = 32;
 
 template <class T>
-__global__ void carry_fixup(const Carry<T>* __restrict__ carries, std::uint64_t count, T* out, std::uint64_t segments) {
+__global__ void carry_fixup(const Carry<Accum<T>>* __restrict__ carries, std::uint64_t count, T* out,
+                            std::uint64_t segments) {
   const std::uint64_t first = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) * kCarriesPerThread;
   if (first >= count) return;
   const std::uint64_t last = first + kCarriesPerThread < count ? first + kCarriesPerThread : count;
@@ -140,7 +125,7 @@ __global__ void carry_fixup(const Carry<T>* __restrict__ carries, std::uint64_t 
       atomicAdd(out + segment, sum);
   };
   for (std::uint64_t c = first; c < last; ++c) {
-    const Carry<T> carry = carries[c];
+    const Carry<Accum<T>> carry = carries[c];
     if (carry.segment != segment) {
       flush();
       segment = carry.segment;
@@ -159,7 +144,8 @@ void launch_merge_path_reduce(const SegReduceArgs<T>& args, Workspace& workspace
   const std::uint64_t total = args.n + args.segments;
   const std::uint64_t threads = ceil_div(total, VT);
   std::int64_t* partitions = workspace.carve<std::int64_t>(0, threads + 1);
-  Carry<T>* carries = workspace.carve<Carry<T>>(aligned_bytes((threads + 1) * sizeof(std::int64_t)), threads);
+  Carry<Accum<T>>* carries =
+      workspace.carve<Carry<Accum<T>>>(aligned_bytes((threads + 1) * sizeof(std::int64_t)), threads);
   launch_merge_path_partitions<Bounds::lower>(args.offsets + 1, static_cast<std::int64_t>(args.segments),
                                               CountingIterator<std::uint64_t>{0}, static_cast<std::int64_t>(args.n),
                                               std::int64_t{VT}, partitions, Less{}, stream);

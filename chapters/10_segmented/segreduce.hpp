@@ -113,6 +113,7 @@ std::size_t segreduce_workspace_bytes(std::uint64_t n, std::uint64_t segments);
 
 /// The segment id of every item of @p offsets (what ReduceByKey reduces by): built on the host,
 /// outside the timing.
+/// @throws std::length_error for more than 2^32 - 1 segments.
 std::vector<std::uint32_t> segment_ids_of(const std::vector<std::uint64_t>& offsets);
 
 }  // namespace stepwise::segmented

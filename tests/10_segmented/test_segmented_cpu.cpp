@@ -13,13 +13,19 @@
 #include <utility>
 #include <vector>
 
+#include "algorithm/merge_path.hpp"
 #include "chapter.hpp"
 #include "cli_checks.hpp"
+#include "flagged.hpp"
+#include "host/data.hpp"
 #include "host/sizes.hpp"
+#include "merge_reduce.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
+#include "rle.hpp"
 #include "segments.hpp"
 #include "segreduce.hpp"
+#include "segscan.hpp"
 
 using namespace stepwise;
 using namespace stepwise::segmented;
@@ -281,4 +287,205 @@ TEST_CASE("--analyze prints each kernel row's work, lane-steps and idle lanes fr
       CHECK(work.lane_steps >= 100003.0);  // every item takes a lane-step
     }
   }
+}
+
+// Segmented scan ---------------------------------------------------------------------------------
+
+namespace {
+
+/// The (flag, value) pairs of @p values cut by @p offsets: flag 1 on the first item of every
+/// non-empty segment, as stage 2 derives them from the segment ids.
+std::vector<Flagged<std::uint32_t>> pairs_of(const std::vector<std::int32_t>& values,
+                                             const std::vector<std::uint64_t>& offsets) {
+  const std::vector<std::uint32_t> ids = segment_ids_of(offsets);
+  std::vector<Flagged<std::uint32_t>> pairs(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    pairs[i] = {i == 0 || ids[i] != ids[i - 1] ? 1u : 0u, static_cast<std::uint32_t>(values[i])};
+  return pairs;
+}
+
+bool same(const Flagged<std::uint32_t>& a, const Flagged<std::uint32_t>& b) {
+  return a.flag == b.flag && a.value == b.value;
+}
+
+}  // namespace
+
+TEST_CASE("the flagged pair operator is associative, not commutative, and (0, 0) is its identity") {
+  const FlaggedPlus<std::uint32_t> op;
+  const std::vector<std::int32_t> values = make_values<std::int32_t>(64, 21);
+  std::vector<Flagged<std::uint32_t>> pairs;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    pairs.push_back({seeded_hash(21, 5, i) % 3 == 0 ? 1u : 0u, static_cast<std::uint32_t>(values[i])});
+  int non_commuting = 0;
+  for (const auto& a : pairs)
+    for (const auto& b : pairs) {
+      CHECK(same(op(FlaggedPlus<std::uint32_t>::identity(), a), a));
+      CHECK(same(op(a, FlaggedPlus<std::uint32_t>::identity()), a));
+      for (std::size_t c = 0; c < pairs.size(); c += 7) CHECK(same(op(op(a, b), pairs[c]), op(a, op(b, pairs[c]))));
+      non_commuting += !same(op(a, b), op(b, a));
+    }
+  CHECK(non_commuting > 1000);
+  // The classic case: a flagged right operand cuts off the left one's sum, in one order only.
+  CHECK(same(op({0u, 5u}, {1u, 7u}), {1u, 7u}));
+  CHECK(same(op({1u, 7u}, {0u, 5u}), {1u, 12u}));
+  // Floats: the same rule.
+  const FlaggedPlus<double> real;
+  CHECK(real({0u, 0.5}, {1u, 0.25}).value == 0.25);
+  CHECK(real({1u, 0.25}, {0u, 0.5}).value == 0.75);
+}
+
+TEST_CASE("the segmented scan reference restarts at every segment and wraps int32 sums") {
+  const std::vector<std::uint64_t> offsets = {0, 0, 3, 3, 5, 5};
+  const std::vector<std::int32_t> ints = {std::numeric_limits<std::int32_t>::max(), 1, 5, -7, -2};
+  CHECK(segscan_reference(ints, offsets).exact ==
+        std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::min(),
+                                  std::numeric_limits<std::int32_t>::min() + 5, -7, -9});
+  const Expected<float> real = segscan_reference(std::vector<float>{0.5f, -0.25f, 1.0f, -0.75f, 0.125f}, offsets);
+  CHECK(real.value == std::vector<double>{0.5, 0.25, 1.25, -0.75, -0.625});
+  CHECK(real.scale == std::vector<double>{0.5, 0.75, 1.75, 0.75, 0.875});
+}
+
+TEST_CASE("scanning the flagged pairs in any grouping gives the segmented scan: serially and tile by tile") {
+  for (const char* text : {"uniform:32", "empty:50", "huge", "ones", "zipf:1.5"}) {
+    CAPTURE(text);
+    const std::uint64_t n = 10007;
+    const std::vector<std::uint64_t> offsets = make_offsets(n, parse_segments(text), 13);
+    const std::vector<std::int32_t> values = make_values<std::int32_t>(n, 13);
+    const std::vector<std::int32_t> want = segscan_reference(values, offsets).exact;
+    const std::vector<Flagged<std::uint32_t>> pairs = pairs_of(values, offsets);
+    const FlaggedPlus<std::uint32_t> op;
+    // Serially, left to right.
+    Flagged<std::uint32_t> running = FlaggedPlus<std::uint32_t>::identity();
+    std::vector<std::int32_t> serial(n);
+    for (std::uint64_t i = 0; i < n; ++i)
+      serial[i] = static_cast<std::int32_t>((running = op(running, pairs[i])).value);
+    CHECK(serial == want);
+    // As stage 2 groups them: each tile's aggregate, the prefix of the tiles before it, then the tile's own scan.
+    const std::uint64_t tile = 896;
+    std::vector<std::int32_t> tiled(n);
+    Flagged<std::uint32_t> prefix = FlaggedPlus<std::uint32_t>::identity();
+    for (std::uint64_t base = 0; base < n; base += tile) {
+      Flagged<std::uint32_t> aggregate = FlaggedPlus<std::uint32_t>::identity();
+      for (std::uint64_t i = base; i < std::min(n, base + tile); ++i) aggregate = op(aggregate, pairs[i]);
+      Flagged<std::uint32_t> inside = prefix;
+      for (std::uint64_t i = base; i < std::min(n, base + tile); ++i)
+        tiled[i] = static_cast<std::int32_t>((inside = op(inside, pairs[i])).value);
+      prefix = op(prefix, aggregate);
+    }
+    CHECK(tiled == want);
+  }
+}
+
+TEST_CASE("--problem segscan lists its rows and --analyze counts its tiles") {
+  const testing::ParseOutcome listed = run({"--problem", "segscan", "--list"});
+  for (const SegScanStage<float>& stage : segscan_stages<float>()) {
+    CAPTURE(stage.name);
+    CHECK(listed.out.find(stage.lesson) != std::string::npos);
+    CHECK((stage.kind == RowKind::library) == (stage.traits.plan == nullptr));
+  }
+  ParsedChapter<Plan> parsed(chapter());
+  REQUIRE_FALSE(testing::parse_captured(parsed, {"--problem", "segscan", "--analyze", "--n", "1000"}).code.has_value());
+  const std::string printed = chapter().analyze.print(parsed.plan(), parsed.options());
+  for (const SegScanStage<float>& stage : segscan_stages<float>()) {
+    if (stage.traits.plan == nullptr) continue;
+    const WorkPlan plan = stage.traits.plan(SegmentStats{}, stage.shape);
+    CHECK(printed.find(describe_plan(plan)) != std::string::npos);
+  }
+  CHECK(lane_work({WorkUnit::tile, 128, 7}, {0, 1000}).lane_steps == 1792.0);  // two tiles of 896
+}
+
+// Run-length encoding ----------------------------------------------------------------------------
+
+TEST_CASE("the rle reference: a key and a length per run of equal keys") {
+  std::vector<std::int32_t> unique;
+  std::vector<std::uint32_t> counts;
+  rle_reference(std::vector<std::int32_t>{7, 7, 7, -1, 7, 7, 0}, unique, counts);
+  CHECK(unique == std::vector<std::int32_t>{7, -1, 7, 0});
+  CHECK(counts == std::vector<std::uint32_t>{3, 1, 2, 1});
+  rle_reference(std::vector<std::int32_t>{5}, unique, counts);
+  CHECK(counts == std::vector<std::uint32_t>{1});
+}
+
+TEST_CASE("run keys: every non-empty segment is one run, its length the segment's, empty segments no run") {
+  for (const std::string& text : kDistributions)
+    for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{31}, std::uint64_t{4097}}) {
+      CAPTURE(text);
+      CAPTURE(n);
+      const std::vector<std::uint64_t> offsets = make_offsets(n, parse_segments(text), 17);
+      std::vector<float> drawn = make_values<float>(offsets.size() - 1, 17);
+      std::fill(drawn.begin(), drawn.begin() + static_cast<std::ptrdiff_t>(drawn.size() / 2), 0.25f);  // repeats
+      const std::vector<float> keys = run_keys(drawn, offsets);
+      REQUIRE(keys.size() == n);
+      std::vector<float> unique;
+      std::vector<std::uint32_t> counts;
+      rle_reference(keys, unique, counts);
+      std::vector<std::uint32_t> lengths;
+      for (std::uint64_t length : lengths_of(offsets))
+        if (length > 0) lengths.push_back(static_cast<std::uint32_t>(length));
+      CHECK(counts == lengths);
+    }
+  // int32 keys that repeat at the top of the range wrap as defined.
+  const std::vector<std::int32_t> wrapped = run_keys(
+      std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::max()},
+      {0, 1, 2});
+  CHECK(wrapped ==
+        std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::min()});
+}
+
+TEST_CASE("--problem rle lists its rows; the Unique row writes no lengths") {
+  const testing::ParseOutcome listed = run({"--problem", "rle", "--list"});
+  int without_lengths = 0;
+  for (const RleStage<float>& stage : rle_stages<float>()) {
+    CAPTURE(stage.name);
+    CHECK(listed.out.find(stage.lesson) != std::string::npos);
+    CHECK((stage.kind == RowKind::library) == (stage.traits.plan == nullptr));
+    without_lengths += !stage.traits.writes_counts;
+  }
+  CHECK(without_lengths == 1);
+}
+
+TEST_CASE("the Merge Path decomposition of stage 4, replayed thread by thread on the host, sums every segment") {
+  for (const char* text : {"uniform:32", "empty:50", "empty:99", "huge", "ones", "zipf:1.2"})
+    for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{31}, std::uint64_t{4097}})
+      for (int vt : {3, 7, 11}) {
+        CAPTURE(text);
+        CAPTURE(n);
+        CAPTURE(vt);
+        const std::vector<std::uint64_t> offsets = make_offsets(n, parse_segments(text), 19);
+        const std::vector<std::int32_t> values = make_values<std::int32_t>(n, 19);
+        const std::uint64_t segments = offsets.size() - 1;
+        const std::uint64_t total = n + segments;
+        const std::uint64_t threads = (total + vt - 1) / vt;
+        const std::uint64_t* ends = offsets.data() + 1;
+        std::vector<std::uint32_t> out(segments, 0xDEADBEEFu);
+        std::vector<Carry<std::uint32_t>> carries;
+        std::uint64_t finished = 0;
+        const auto path = [&](std::uint64_t diagonal) {
+          return static_cast<std::uint64_t>(merge_path<Bounds::lower>(
+              ends, static_cast<std::int64_t>(segments), CountingIterator<std::uint64_t>{0},
+              static_cast<std::int64_t>(n), static_cast<std::int64_t>(std::min(diagonal, total)), Less{}));
+        };
+        for (std::uint64_t t = 0; t < threads; ++t) {
+          const std::uint64_t first = t * vt;
+          const std::uint64_t last = std::min(first + vt, total);
+          const std::uint64_t a = path(first);
+          const std::uint64_t a_end = path(last);
+          const auto item = [&](std::uint64_t i) { return static_cast<std::uint32_t>(values[i]); };
+          const auto finish = [&](std::uint64_t segment, std::uint32_t sum) {
+            out[segment] = sum;
+            ++finished;
+          };
+          const Carry<std::uint32_t> carry =
+              vt == 3   ? merge_reduce_walk<3, std::uint32_t>(ends, a, a_end, first - a, last - a_end, item, finish)
+              : vt == 7 ? merge_reduce_walk<7, std::uint32_t>(ends, a, a_end, first - a, last - a_end, item, finish)
+                        : merge_reduce_walk<11, std::uint32_t>(ends, a, a_end, first - a, last - a_end, item, finish);
+          CHECK(carry.segment == a_end);
+          carries.push_back(carry);
+        }
+        CHECK(finished == segments);  // every segment end is taken by exactly one thread
+        for (const Carry<std::uint32_t>& carry : carries)
+          if (carry.segment < segments) out[carry.segment] += carry.sum;  // the fix-up kernel's atomics, in order
+        std::vector<std::int32_t> got(out.begin(), out.end());
+        CHECK(got == segreduce_reference(values, offsets).exact);
+      }
 }

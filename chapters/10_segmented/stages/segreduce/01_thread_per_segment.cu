@@ -1,7 +1,7 @@
 // Stage 1, a thread per segment: thread s adds the items of segment s.
 //
 // The plainest parallel segmented reduce, and the baseline of the chapter: it is right for every
-// distribution and fast for none but the shortest segments. The 32 threads of a warp walk 32
+// distribution and suits only the shortest segments. The 32 threads of a warp walk 32
 // neighbouring segments in lock-step, so the warp runs as long as its longest segment while the
 // lanes of shorter ones idle (--analyze counts the idle lanes), and a long segment is added by
 // one thread, one item after another. Its loads are scattered too: lane k reads segment k's

@@ -3,7 +3,7 @@
 // Changed from stage 2: a segment of a million items is added by 256 threads instead of 32, and
 // the warps' partial sums meet through shared memory (block_reduce: one barrier). For a few long
 // segments this is the natural decomposition, as in chapter 01's reduction with one block per
-// array. For short ones it is the worst of the chapter: a segment of 3 items occupies a block of
+// array. For short ones it idles the most lanes of the chapter: a segment of 3 items occupies a block of
 // 256 threads, its barrier and its shared-memory round trip (--analyze: the idle lanes). Blocks
 // walk the segments by the grid's size, so the grid stays resident whatever the count. The
 // kernel is segreduce.cuh's block_per_segment, which stage 5 launches for long segments.

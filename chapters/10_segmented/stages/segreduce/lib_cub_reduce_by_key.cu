@@ -2,8 +2,8 @@
 // segment id of every item as its key (keys = 0 0 0 1 1 3 3 3 ... for offsets 0 3 5 5 8 ...).
 //
 // Building those keys is a load-balancing search over the offsets (chapter 03's CSR to COO):
-// n more 4-byte keys to write once and to read on every call, a third more traffic than the
-// values alone for float32. The chapter builds them on the host with the input, outside the
+// n more 4-byte keys to write once and to read on every call: for float32 values, as many bytes
+// again as the values themselves. The chapter builds them on the host with the input, outside the
 // timing, so the row times only what a caller holding keys pays. ReduceByKey returns one sum
 // per run of equal keys, and an empty segment has no items, hence no run: the row then clears
 // out and scatters each run's sum to its segment (two more steps, in the timing), which a
