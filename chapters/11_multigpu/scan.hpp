@@ -26,9 +26,9 @@ inline constexpr int kScanTileItems = kScanThreads * kScanValues;
 /// the look-back's ticket and tile statuses, and CUB's temporary storage (the reduce of stage 2;
 /// the whole scan of the library row, on GPU 0).
 struct ScanGpuMemory {
-  DeviceBuffer<unsigned char> totals;
-  DeviceBuffer<unsigned char> lookback;
-  DeviceBuffer<unsigned char> temp;
+  DeviceBuffer<unsigned char> totals;    ///< G values: every GPU's part total after the AllGather
+  DeviceBuffer<unsigned char> lookback;  ///< the single-pass scan's ticket and tile statuses
+  DeviceBuffer<unsigned char> temp;      ///< CUB's temporary storage
 };
 
 /// Every GPU's scan memory for @p n values of @p Op::value_type over @p gpus GPUs; GPU 0's
@@ -42,14 +42,14 @@ std::vector<ScanGpuMemory> make_scan_memory(std::size_t n, int gpus);
 template <class Op>
 struct ScanOperands {
   using T = typename Op::value_type;
-  const DeviceTeam* team = nullptr;
-  std::vector<ncclComm_t> comms;  ///< one per GPU, rank g on GPU g
-  std::size_t n = 0;              ///< values in all
-  std::vector<const T*> in;
-  std::vector<T*> out;
-  const T* whole_in = nullptr;
-  T* whole_out = nullptr;
-  std::vector<ScanGpuMemory>* memory = nullptr;
+  const DeviceTeam* team = nullptr;              ///< the GPUs and their streams
+  std::vector<ncclComm_t> comms;                 ///< one per GPU, rank g on GPU g
+  std::size_t n = 0;                             ///< values in all
+  std::vector<const T*> in;                      ///< GPU g's part of the input, on GPU g
+  std::vector<T*> out;                           ///< GPU g's part of the output, on GPU g
+  const T* whole_in = nullptr;                   ///< all n inputs on GPU 0 (the one-GPU row)
+  T* whole_out = nullptr;                        ///< all n outputs on GPU 0 (the one-GPU row)
+  std::vector<ScanGpuMemory>* memory = nullptr;  ///< every GPU's scratch
 };
 
 /// What every scan row is called with.

@@ -30,12 +30,12 @@ inline constexpr std::array<const char*, kSortPhases> kSortPhaseNames{"local sor
 /// GPU may receive every key: a receive buffer of n is the only size that never overflows), and
 /// the temporary storage of CUB's radix sort of the part and merge of n keys.
 struct SortGpuMemory {
-  DeviceBuffer<std::uint32_t> sorted;
-  DeviceBuffer<std::uint64_t> samples;
-  DeviceBuffer<std::uint64_t> counts;
-  DeviceBuffer<std::uint32_t> received;
-  DeviceBuffer<std::uint32_t> merged;
-  DeviceBuffer<unsigned char> temp;
+  DeviceBuffer<std::uint32_t> sorted;    ///< the part, sorted
+  DeviceBuffer<std::uint64_t> samples;   ///< G x s sample slots
+  DeviceBuffer<std::uint64_t> counts;    ///< the G x G count matrix, row g = what GPU g sends
+  DeviceBuffer<std::uint32_t> received;  ///< the runs received, in sender order
+  DeviceBuffer<std::uint32_t> merged;    ///< the merge tree's other buffer
+  DeviceBuffer<unsigned char> temp;      ///< CUB's temporary storage
 };
 
 /// The device bytes GPU @p g needs for the sample sort of @p n keys over @p gpus GPUs with
@@ -54,9 +54,13 @@ class SortWorkspace {
   SortWorkspace(const SortWorkspace&) = delete;
   SortWorkspace& operator=(const SortWorkspace&) = delete;
 
+  /// The keys in all.
   std::size_t n() const { return n_; }
+  /// The GPUs it was allocated on.
   int gpus() const { return gpus_; }
+  /// The samples per GPU.
   int samples() const { return samples_; }
+  /// GPU @p g's memory.
   SortGpuMemory& memory(int g) { return memory_[static_cast<std::size_t>(g)]; }
   /// The G x G count matrix as GPU @p g copied it back (pinned).
   std::uint64_t* host_counts(int g) { return host_counts_ + static_cast<std::size_t>(g * gpus_ * gpus_); }
@@ -85,14 +89,14 @@ struct SortOutcome {
 /// left unchanged); the one-GPU row sorts @p whole_in into @p whole_out, all n keys on GPU 0.
 /// A row says where its output lies in @p outcome.
 struct SortOperands {
-  const DeviceTeam* team = nullptr;
-  std::vector<ncclComm_t> comms;  ///< one per GPU, rank g on GPU g
-  std::size_t n = 0;
-  std::vector<const std::uint32_t*> parts;
-  const std::uint32_t* whole_in = nullptr;
-  std::uint32_t* whole_out = nullptr;
-  SortWorkspace* workspace = nullptr;
-  SortOutcome* outcome = nullptr;
+  const DeviceTeam* team = nullptr;         ///< the GPUs and their streams
+  std::vector<ncclComm_t> comms;            ///< one per GPU, rank g on GPU g
+  std::size_t n = 0;                        ///< keys in all
+  std::vector<const std::uint32_t*> parts;  ///< GPU g's keys, on GPU g
+  const std::uint32_t* whole_in = nullptr;  ///< all n keys on GPU 0 (the one-GPU row)
+  std::uint32_t* whole_out = nullptr;       ///< their sorted copy on GPU 0 (the one-GPU row)
+  SortWorkspace* workspace = nullptr;       ///< every GPU's memory and phase events
+  SortOutcome* outcome = nullptr;           ///< where the row left the output
 };
 
 /// What every sort row is called with.

@@ -186,6 +186,7 @@ void check_sample_sort(const Team& team, std::size_t n, int kind, int samples) {
         const ScopedDevice device(g);
         poison(workspace.memory(g).received);
         poison(workspace.memory(g).merged);
+        if (g == 0) poison(whole_out);
         STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
       }
       stage.launch(ops, stage.shape);
