@@ -434,6 +434,13 @@ Chapter<Plan> chapter() {
         .add_option("--samples", plan.samples,
                     "--problem sort: regular samples each GPU draws for the splitters (default 64)")
         ->transform(decimal_in(1, kMaxSamples));
+    cli.app()
+        .add_option("--keys", plan.keys,
+                    "--problem sort: uniform, few (16 distinct), sorted or equal (one non-zero key) (default uniform)")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, KeysOption>{{"uniform", KeysOption::uniform},
+                                                                              {"few", KeysOption::few},
+                                                                              {"sorted", KeysOption::sorted},
+                                                                              {"equal", KeysOption::equal}}));
     cli.add_flag("--size-sweep", plan.size_sweep, "Run 8 B, 32 B, ... x4 ... up to 1 GiB per GPU (or --bytes)")
         ->excludes(cli.option("--n"));
     cli.app()
@@ -465,6 +472,7 @@ Chapter<Plan> chapter() {
       return;
     }
     if (plan.samples != 0) throw UsageError("--samples " + std::to_string(plan.samples) + ": only with --problem sort");
+    if (plan.keys != KeysOption::unset) throw UsageError("--keys: only with --problem sort");
     if (plan.size_sweep) {
       plan.sizes = sweep_bytes(plan.bytes != 0 ? plan.bytes : kSweepLargest);
     } else if (plan.bytes != 0) {

@@ -13,6 +13,10 @@ namespace stepwise::multigpu {
 /// The collective a run measures (`--problem`).
 enum class ProblemKind { allreduce, scan, sort };
 
+/// The keys of `--keys` (--problem sort): uniform 32-bit keys, 16 distinct keys, uniform keys
+/// already sorted, or one repeated non-zero key; unset is uniform, and refused beside another problem.
+enum class KeysOption { unset, uniform, few, sorted, equal };
+
 /// The element type of `--type` (as chapter.cpp names it).
 enum class TypeOption { float32, int32 };
 
@@ -25,6 +29,8 @@ struct Plan {
   /// --samples S (--problem sort): the regular samples each GPU draws for the splitters; 0 (not
   /// given) is kDefaultSamples for the sort and nothing otherwise.
   int samples = 0;
+  /// --keys (--problem sort): the keys' distribution.
+  KeysOption keys = KeysOption::unset;
   /// --bytes B: bytes per GPU (0: --n elements per GPU).
   std::uint64_t bytes = 0;
   /// --size-sweep: 8 B, 32 B, ... x4 ... up to 1 GiB per GPU (or --bytes).

@@ -307,16 +307,41 @@ std::vector<std::uint32_t> sorted_on_cpu(std::vector<std::uint32_t> keys) {
   return keys;
 }
 
+/// The keys of --keys: uniform 32-bit words, 16 distinct ones, uniform ones sorted, or one non-zero key.
+std::vector<std::uint32_t> make_sort_keys(std::size_t n, std::uint64_t seed, KeysOption kind) {
+  const std::vector<std::int32_t> bits =
+      random_ints(n, seed, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
+  std::vector<std::uint32_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t word = static_cast<std::uint32_t>(bits[i]);
+    keys[i] = kind == KeysOption::few     ? 0x01000193u * (1u + word % 16u)
+              : kind == KeysOption::equal ? 0x9e3779b9u
+                                          : word;
+  }
+  if (kind == KeysOption::sorted) keys = sorted_on_cpu(std::move(keys));
+  return keys;
+}
+
+/// The name of @p kind as --keys spells it.
+const char* keys_name(KeysOption kind) {
+  switch (kind) {
+    case KeysOption::few:
+      return "few";
+    case KeysOption::sorted:
+      return "sorted";
+    case KeysOption::equal:
+      return "equal";
+    default:
+      return "uniform";
+  }
+}
+
 /// The data of one sort: the keys, their sorted copy, every GPU's part and GPU 0's whole array.
 class SortProblem {
  public:
   SortProblem(const DeviceTeam& team, const std::vector<ncclComm_t>& comms, std::size_t n, std::uint64_t seed,
-              int samples, bool whole)
-      : team_(team), workspace_(n, team.size(), samples) {
-    const std::vector<std::int32_t> bits =
-        random_ints(n, seed, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
-    keys_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) keys_[i] = static_cast<std::uint32_t>(bits[i]);
+              int samples, KeysOption kind, bool whole)
+      : team_(team), workspace_(n, team.size(), samples), keys_(make_sort_keys(n, seed, kind)) {
     sorted_ = sorted_on_cpu(keys_);
     const int gpus = team.size();
     ops_.team = &team;
@@ -368,9 +393,9 @@ class SortProblem {
 
  private:
   const DeviceTeam& team_;
+  SortWorkspace workspace_;
   std::vector<std::uint32_t> keys_;
   std::vector<std::uint32_t> sorted_;
-  SortWorkspace workspace_;
   SortOutcome outcome_;
   std::vector<DeviceBuffer<std::uint32_t>> parts_;
   DeviceBuffer<std::uint32_t> whole_in_;
@@ -397,6 +422,8 @@ void validate_distributed(Plan& plan, const CommonOptions& options) {
     throw UsageError("--n " + options.n_text + ": --problem " + problem + " takes 1 to 2^30 values in all");
   if (plan.problem == ProblemKind::scan && plan.samples != 0)
     throw UsageError("--samples " + std::to_string(plan.samples) + ": only with --problem sort");
+  if (plan.problem == ProblemKind::scan && plan.keys != KeysOption::unset)
+    throw UsageError("--keys: only with --problem sort");
   if (plan.problem == ProblemKind::sort && plan.samples == 0) plan.samples = kDefaultSamples;
 }
 
@@ -426,7 +453,8 @@ int run_sort(Session& session, const Plan& plan, std::size_t n, int gpus) {
   DeviceTeam team(gpus);
   TeamTimer timer(team);
   const Comms comms(gpus);
-  SortProblem problem(team, comms.comms(), n, options.seed, plan.samples, whole);
+  SortProblem problem(team, comms.comms(), n, options.seed, plan.samples, plan.keys, whole);
+  report.notes.push_back(std::string("keys: ") + keys_name(plan.keys) + " (--keys)");
   int exit_code = kExitOk;
   for (const SortStage& stage : rows) {
     report.rows.push_back(measure(
