@@ -18,12 +18,14 @@
 
 namespace stepwise::multigpu {
 
-/// The phases the sample sort times with events on every GPU.
-enum SortPhase { kLocalSort, kSplitters, kCounts, kExchange, kMerge, kSortPhases };
+/// The phases the sample sort times with events on every GPU: the local sort; the samples drawn
+/// and all-gathered; the splitters and bucket counts, the counts' AllGather and their trip back to
+/// the host (the host's wait included); the buckets' exchange; the merge of the received runs.
+enum SortPhase { kLocalSort, kSamples, kCounts, kExchange, kMerge, kSortPhases };
 
 /// The names of the phases, in SortPhase order.
-inline constexpr std::array<const char*, kSortPhases> kSortPhaseNames{"local sort", "samples and splitters",
-                                                                      "bucket counts", "bucket exchange", "merge"};
+inline constexpr std::array<const char*, kSortPhases> kSortPhaseNames{"local sort", "samples", "splitters and counts",
+                                                                      "bucket exchange", "merge"};
 
 /// The device memory of GPU g for the sample sort of n keys: its part sorted, the sample slots
 /// and count matrix the AllGathers fill, a receive buffer and a merge buffer of n keys each (one

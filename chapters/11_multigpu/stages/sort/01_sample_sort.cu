@@ -112,7 +112,7 @@ void launch(const SortOperands& ops, const LaunchShape&) {
       STEPWISE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(memory.temp.data(), bytes, parts[static_cast<std::size_t>(g)],
                                                          memory.sorted.data(), count, 0, 32, stream));
     }
-    STEPWISE_CUDA_CHECK(cudaEventRecord(workspace.event(g, kSplitters), stream));
+    STEPWISE_CUDA_CHECK(cudaEventRecord(workspace.event(g, kSamples), stream));
     launch_draw_samples(memory.sorted.data(), count, samples, part_begin(n, gpus, g),
                         memory.samples.data() + static_cast<std::size_t>(g * samples), stream);
   }
