@@ -81,6 +81,9 @@ SweepReport new_report(const std::string& title, const std::string& type, const 
   for (int g = 0; g < gpus; ++g) report.devices.push_back(describe_device(g).name);
   report.notes.push_back(
       "n is the values on all GPUs together; GPU g holds part g, the first n mod G parts one longer");
+  report.notes.push_back(
+      "here the bytes/GPU and n/GPU columns hold the whole problem (all n values), algbw is "
+      "those bytes over the time, and busbw (an all-reduce's measure) does not apply");
   report.notes.push_back("L2 is not flushed between repetitions");
   return report;
 }
