@@ -168,7 +168,7 @@ class ScanProblem {
               bool whole)
       : team_(team), n_(n) {
     if constexpr (std::is_same_v<T, float>)
-      input_ = random_floats(n, seed, -1.0f, 1.0f);
+      input_ = random_floats(n, seed, 0.0f, 1.0f);  // positive: a lost offset is about its part's size
     else
       input_ = random_ints(n, seed, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
     reference();
