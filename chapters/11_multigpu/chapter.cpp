@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "allreduce.hpp"
+#include "distributed.hpp"
 #include "host/check.hpp"
 #include "host/data.hpp"
 #include "host/device.hpp"
@@ -353,10 +354,12 @@ int run_typed(Session& session, const Plan& plan) {
 
 /// What --analyze prints: for each row, at each size, the bytes the busiest GPU sends and
 /// receives, the steps, and the alpha-beta prediction for --gpus GPUs.
-std::string analyze(const Plan& plan, const CommonOptions&) {
+std::string analyze(const Plan& plan, const CommonOptions& options) {
   const int gpus = plan.gpus > 0 ? plan.gpus : kAnalyzedGpus;
   std::ostringstream out;
   if (plan.gpus == 0) out << "--gpus not given: the model of " << kAnalyzedGpus << " GPUs\n";
+  if (plan.problem != ProblemKind::allreduce)
+    return out.str() + analyze_distributed(plan, static_cast<std::size_t>(options.n), gpus);
   out << "all-reduce of " << type_name(plan.type) << " on " << gpus << " GPU" << (gpus == 1 ? "" : "s")
       << ": busbw factor 2(G-1)/G = " << format_fixed(allreduce_bus_factor(gpus), 3) << "\n";
   out << "model: time = steps x alpha + max(sent, received) / beta, alpha = " << format_fixed(plan.alpha_us, 2)
@@ -394,18 +397,24 @@ void require_gpus(const Plan& plan, int visible) {
 
 Chapter<Plan> chapter() {
   Chapter<Plan> spec;
-  spec.info = [](const Plan&) {
+  spec.info = [](const Plan& plan) {
+    const char* reference = plan.problem == ProblemKind::scan ? "the inclusive sum in order on the host"
+                            : plan.problem == ProblemKind::sort
+                                ? "std::sort of every key on the host"
+                                : "the element-wise sum of every GPU's input on the host";
     return ChapterInfo{"11",
                        "multigpu",
                        "many GPUs: all-reduce from host-staged to a pipelined ring, beside NCCL",
                        std::uint64_t{1} << 26,
                        1,
-                       "the element-wise sum of every GPU's input on the host"};
+                       reference};
   };
   spec.add_options = [](ChapterCli& cli, Plan& plan) {
     cli.app()
-        .add_option("--problem", plan.problem, "The collective: allreduce (sum)")
-        ->transform(CLI::CheckedTransformer(std::map<std::string, ProblemKind>{{"allreduce", ProblemKind::allreduce}}))
+        .add_option("--problem", plan.problem,
+                    "allreduce (sum; --n per GPU), scan (inclusive sum) or sort (uint32 keys): --n in all")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, ProblemKind>{
+            {"allreduce", ProblemKind::allreduce}, {"scan", ProblemKind::scan}, {"sort", ProblemKind::sort}}))
         ->default_str("allreduce");
     cli.app()
         .add_option("--type", plan.type, "Element type: float32 or int32 (wrapping sum)")
@@ -421,6 +430,17 @@ Chapter<Plan> chapter() {
             "Bytes per GPU (in place of --n elements per GPU); with --size-sweep, the largest size")
         ->transform(parsed_by(check_bytes, "BYTES"))
         ->excludes(cli.option("--n"));
+    cli.app()
+        .add_option("--samples", plan.samples,
+                    "--problem sort: regular samples each GPU draws for the splitters (default 64)")
+        ->transform(decimal_in(1, kMaxSamples));
+    cli.app()
+        .add_option("--keys", plan.keys,
+                    "--problem sort: uniform, few (16 distinct), sorted or equal (one non-zero key) (default uniform)")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, KeysOption>{{"uniform", KeysOption::uniform},
+                                                                              {"few", KeysOption::few},
+                                                                              {"sorted", KeysOption::sorted},
+                                                                              {"equal", KeysOption::equal}}));
     cli.add_flag("--size-sweep", plan.size_sweep, "Run 8 B, 32 B, ... x4 ... up to 1 GiB per GPU (or --bytes)")
         ->excludes(cli.option("--n"));
     cli.app()
@@ -434,7 +454,10 @@ Chapter<Plan> chapter() {
         ->capture_default_str()
         ->needs(cli.option("--analyze"));
   };
-  spec.stages = [](const Plan&) { return describe(allreduce_stages()); };
+  spec.stages = [](const Plan& plan) {
+    return plan.problem == ProblemKind::allreduce ? describe(allreduce_stages())
+                                                  : distributed_stage_infos(plan.problem);
+  };
   spec.validate = [](Plan& plan, const CommonOptions& options) {
     if (!options.analyze) {
       if (options.sweep)
@@ -444,6 +467,12 @@ Chapter<Plan> chapter() {
         throw UsageError("--flush and --warm-cache: this chapter never flushes L2 (as nccl-tests)");
     }
     plan.sizes.clear();
+    if (plan.problem != ProblemKind::allreduce) {
+      validate_distributed(plan, options);
+      return;
+    }
+    if (plan.samples != 0) throw UsageError("--samples " + std::to_string(plan.samples) + ": only with --problem sort");
+    if (plan.keys != KeysOption::unset) throw UsageError("--keys: only with --problem sort");
     if (plan.size_sweep) {
       plan.sizes = sweep_bytes(plan.bytes != 0 ? plan.bytes : kSweepLargest);
     } else if (plan.bytes != 0) {
@@ -455,6 +484,12 @@ Chapter<Plan> chapter() {
     }
   };
   spec.require_host_memory = [](const Plan& plan, const CommonOptions& options) {
+    if (plan.problem != ProblemKind::allreduce) {
+      require_host_bytes(distributed_host_bytes(plan.problem, static_cast<std::size_t>(options.n)),
+                         n_as_given(options));
+      require_gpus(plan, visible_device_count());
+      return;
+    }
     const double gpus = plan.gpus > 0 ? plan.gpus : std::max(visible_device_count(), 1);
     const double largest = static_cast<double>(*std::max_element(plan.sizes.begin(), plan.sizes.end()));
     // Every GPU's input, the reference and its scales (doubles), one download, the host-staged buffers.
@@ -469,6 +504,13 @@ Chapter<Plan> chapter() {
                   {Format::table},
                   analyze};
   spec.run = [](Session& session, const Plan& plan) {
+    if (plan.problem != ProblemKind::allreduce) {
+      require_gpus(plan, visible_device_count());
+      setenv("NCCL_NVLS_ENABLE", "0", 0);
+      const int gpus = resolved_gpus(plan);
+      const std::size_t n = static_cast<std::size_t>(session.options().n);
+      return plan.problem == ProblemKind::scan ? run_scan(session, plan, n, gpus) : run_sort(session, plan, n, gpus);
+    }
     return plan.type == TypeOption::float32 ? run_typed<float>(session, plan) : run_typed<std::int32_t>(session, plan);
   };
   // Up to 1 GiB per GPU, the size sweep's largest.

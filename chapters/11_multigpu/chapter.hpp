@@ -11,7 +11,11 @@
 namespace stepwise::multigpu {
 
 /// The collective a run measures (`--problem`).
-enum class ProblemKind { allreduce };
+enum class ProblemKind { allreduce, scan, sort };
+
+/// The keys of `--keys` (--problem sort): uniform 32-bit keys, 16 distinct keys, uniform keys
+/// already sorted, or one repeated non-zero key; unset is uniform, and refused beside another problem.
+enum class KeysOption { unset, uniform, few, sorted, equal };
 
 /// The element type of `--type` (as chapter.cpp names it).
 enum class TypeOption { float32, int32 };
@@ -22,6 +26,11 @@ struct Plan {
   TypeOption type = TypeOption::float32;
   /// --gpus K: the first K visible GPUs; 0 (not given) is every visible GPU.
   int gpus = 0;
+  /// --samples S (--problem sort): the regular samples each GPU draws for the splitters; 0 (not
+  /// given) is kDefaultSamples for the sort and nothing otherwise.
+  int samples = 0;
+  /// --keys (--problem sort): the keys' distribution.
+  KeysOption keys = KeysOption::unset;
   /// --bytes B: bytes per GPU (0: --n elements per GPU).
   std::uint64_t bytes = 0;
   /// --size-sweep: 8 B, 32 B, ... x4 ... up to 1 GiB per GPU (or --bytes).

@@ -265,7 +265,7 @@ TEST_CASE("options: bad values exit 2 with one line, before any GPU") {
                                                                                    {"--sweep"},
                                                                                    {"--format", "csv"},
                                                                                    {"--alpha-us", "3"},
-                                                                                   {"--problem", "scan"}}) {
+                                                                                   {"--problem", "broadcast"}}) {
     CAPTURE(bad.front());
     const testing::ParseOutcome outcome = run(bad);
     REQUIRE(outcome.code);

@@ -1,0 +1,535 @@
+// The scan and sort problems of chapter 11: every GPU's part, the CPU reference, the checks of
+// the concatenated output, the timing over the team and the report with the speedup, the
+// sample sort's bucket balance and its phases.
+#include "distributed.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <type_traits>
+
+#include "host/check.hpp"
+#include "host/cli.hpp"
+#include "host/data.hpp"
+#include "host/device.hpp"
+#include "host/device_buffer.hpp"
+#include "host/multi_device.hpp"
+#include "host/parallel.hpp"
+#include "host/report.hpp"
+#include "host/sizes.hpp"
+#include "host/verify.hpp"
+#include "nccl_check.hpp"
+#include "sample_sort.hpp"
+#include "scan.hpp"
+#include "sort.hpp"
+#include "sort_plan.hpp"
+#include "sweep_report.hpp"
+
+namespace stepwise::multigpu {
+namespace {
+
+/// The NCCL communicators of the team, one per GPU.
+class Comms {
+ public:
+  explicit Comms(int gpus) : comms_(static_cast<std::size_t>(gpus)) {
+    std::vector<int> devices(static_cast<std::size_t>(gpus));
+    for (int g = 0; g < gpus; ++g) devices[static_cast<std::size_t>(g)] = g;
+    STEPWISE_NCCL_CHECK(ncclCommInitAll(comms_.data(), gpus, devices.data()));
+  }
+  ~Comms() {
+    for (ncclComm_t comm : comms_) ncclCommDestroy(comm);
+  }
+  Comms(const Comms&) = delete;
+  Comms& operator=(const Comms&) = delete;
+  const std::vector<ncclComm_t>& comms() const { return comms_; }
+
+ private:
+  std::vector<ncclComm_t> comms_;
+};
+
+/// Copies @p count values from the device pointer @p data (on the current device) to the host.
+template <class T>
+std::vector<T> download_from(const T* data, std::size_t count) {
+  std::vector<T> host(count);
+  if (count > 0) STEPWISE_CUDA_CHECK(cudaMemcpy(host.data(), data, count * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+/// GPU g's part of @p all.
+template <class T>
+std::vector<T> part_of(const std::vector<T>& all, int gpus, int g) {
+  const auto first = all.begin() + static_cast<std::ptrdiff_t>(part_begin(all.size(), gpus, g));
+  return std::vector<T>(first, first + static_cast<std::ptrdiff_t>(part_size(all.size(), gpus, g)));
+}
+
+/// The report's header for a run of @p gpus GPUs.
+SweepReport new_report(const std::string& title, const std::string& type, const CommonOptions& options, int gpus) {
+  SweepReport report;
+  report.chapter_title = title;
+  report.gpus = gpus;
+  report.element_type = type;
+  report.command = options.command;
+  report.date = today_iso();
+  report.seed = options.seed;
+  report.reps = options.reps;
+  for (int g = 0; g < gpus; ++g) report.devices.push_back(describe_device(g).name);
+  report.notes.push_back(
+      "n is the values on all GPUs together; GPU g holds part g, the first n mod G parts one longer");
+  report.notes.push_back(
+      "here the bytes/GPU and n/GPU columns hold the whole problem (all n values), algbw is "
+      "those bytes over the time, and busbw (an all-reduce's measure) does not apply");
+  report.notes.push_back("L2 is not flushed between repetitions");
+  return report;
+}
+
+/// Checks, times and checks again one row: @p run enqueues it, @p check judges the outputs.
+template <class Row, class Run, class Poison, class Judge>
+Measurement measure(const Row& stage, const DeviceTeam& team, TeamTimer& timer, const CommonOptions& options,
+                    std::size_t n, std::size_t bytes, Run run, Poison poison_outputs, Judge check) {
+  Measurement row;
+  row.number = stage.number;
+  row.stage = stage.name;
+  row.kind = stage.kind;
+  row.bytes = bytes;
+  row.n = n;
+  const auto work = [&](const DeviceTeam&) { run(); };
+  poison_outputs();
+  work(team);
+  team.synchronize();
+  Check verdict = check();
+  if (!verdict.passed) {
+    row.verdict = Verdict::fail;
+    row.detail = verdict.detail;
+    return row;
+  }
+  TimingOptions timing;
+  timing.reps = options.reps;
+  timing.warmup = options.warmup;
+  timing.flush = Flush::none;
+  timing.hold = !stage.synchronizes;
+  poison_outputs();
+  const TimingStats time = timer.time(work, timing);
+  team.synchronize();
+  verdict = check();
+  if (!verdict.passed) {
+    row.verdict = Verdict::fail;
+    row.detail = "after timing: " + verdict.detail;
+    return row;
+  }
+  row.time = time;
+  return row;
+}
+
+/// Prints or writes @p report as the chapter does.
+void emit(const SweepReport& report, const CommonOptions& options) {
+  if (!options.json_output.empty()) write_file_atomically(options.json_output, render_sweep(report, Format::json));
+  if (!options.output.empty()) {
+    write_file_atomically(options.output, render_sweep(report, options.format));
+    std::cout << render_sweep(report, Format::table) << std::flush;
+  } else {
+    std::cout << render_sweep(report, options.format) << std::flush;
+  }
+}
+
+/// "x.xx x the library row" notes: each passing distributed row's speedup over the one-GPU row.
+void add_speedups(SweepReport& report, const std::string& library, int gpus) {
+  const Measurement* base = nullptr;
+  for (const Measurement& row : report.rows)
+    if (row.stage == library && row.time) base = &row;
+  if (base == nullptr) return;
+  for (const Measurement& row : report.rows)
+    if (row.kind == RowKind::kernel && row.time)
+      report.notes.push_back(row.stage + " on " + std::to_string(gpus) +
+                             " GPU(s): " + format_fixed(base->time->median_ms / row.time->median_ms, 2) + "x " +
+                             library + " (median times)");
+}
+
+/// The float tolerance of a scan value: chained float sums err by at most their length times
+/// u = 2^-24 times the sum of the magnitudes; a value of the single-pass scan is the end of a
+/// chain of at most (its tile's position) + 64 additions (the tiles' prefixes, then the block and
+/// the thread), and of G more for the offset. The chain is cut at tiles of 1024 values for CUB.
+double scan_error_factor(std::size_t i, int gpus) {
+  return static_cast<double>(i / 1024 + 64 + static_cast<std::size_t>(gpus)) * std::ldexp(1.0, -24);
+}
+
+/// The data of one scan: the input, its reference, every GPU's part and GPU 0's whole array.
+template <class Op>
+class ScanProblem {
+ public:
+  using T = typename Op::value_type;
+
+  ScanProblem(const DeviceTeam& team, const std::vector<ncclComm_t>& comms, std::size_t n, std::uint64_t seed,
+              bool whole)
+      : team_(team), n_(n) {
+    if constexpr (std::is_same_v<T, float>)
+      input_ = random_floats(n, seed, 0.0f, 1.0f);  // positive: a lost offset is about its part's size
+    else
+      input_ = random_ints(n, seed, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
+    reference();
+    const int gpus = team.size();
+    memory_ = make_scan_memory<Op>(n, gpus);
+    ops_.team = &team;
+    ops_.comms = comms;
+    ops_.n = n;
+    ops_.memory = &memory_;
+    for (int g = 0; g < gpus; ++g) {
+      const ScopedDevice device(g);
+      in_.emplace_back(part_of(input_, gpus, g));
+      out_.emplace_back(part_size(n, gpus, g));
+      ops_.in.push_back(in_.back().data());
+      ops_.out.push_back(out_.back().data());
+    }
+    if (whole) {
+      const ScopedDevice device(0);
+      whole_in_ = DeviceBuffer<T>(input_);
+      whole_out_ = DeviceBuffer<T>(n);
+      ops_.whole_in = whole_in_.data();
+      ops_.whole_out = whole_out_.data();
+    }
+    team.synchronize();
+  }
+
+  const ScanOperands<Op>& operands() const { return ops_; }
+
+  void poison_outputs() {
+    for (int g = 0; g < team_.size(); ++g) {
+      const ScopedDevice device(g);
+      poison(out_[static_cast<std::size_t>(g)]);
+      if (g == 0 && whole_out_.size() > 0) poison(whole_out_);
+      STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+  }
+
+  /// The concatenated parts (or GPU 0's whole array, for the one-GPU row) against the reference.
+  Check check_outputs(bool whole) {
+    std::vector<T> got;
+    if (whole) {
+      const ScopedDevice device(0);
+      got = whole_out_.download();
+    } else {
+      for (int g = 0; g < team_.size(); ++g) {
+        const ScopedDevice device(g);
+        const std::vector<T> part = out_[static_cast<std::size_t>(g)].download();
+        got.insert(got.end(), part.begin(), part.end());
+      }
+    }
+    Check check;
+    if constexpr (std::is_same_v<T, float>)
+      check = compare_within(got, sums_, scales_, 1.0);
+    else
+      check = compare_exact(got, exact_);
+    if (!check.passed) return check;
+    return check_guard_zones();
+  }
+
+ private:
+  void reference() {
+    if constexpr (std::is_same_v<T, float>) {
+      sums_.resize(n_);
+      scales_.resize(n_);
+      double sum = 0.0;
+      double scale = 0.0;
+      for (std::size_t i = 0; i < n_; ++i) {
+        sum += input_[i];
+        scale += std::fabs(static_cast<double>(input_[i]));
+        sums_[i] = sum;
+        scales_[i] = scale * scan_error_factor(i, team_.size());
+      }
+    } else {
+      exact_.resize(n_);
+      inclusive_scan_on_cpu<Op>(input_.data(), exact_.data(), n_);
+    }
+  }
+
+  const DeviceTeam& team_;
+  std::size_t n_;
+  std::vector<T> input_;
+  std::vector<T> exact_;
+  std::vector<double> sums_;
+  std::vector<double> scales_;
+  std::vector<ScanGpuMemory> memory_;
+  std::vector<DeviceBuffer<T>> in_;
+  std::vector<DeviceBuffer<T>> out_;
+  DeviceBuffer<T> whole_in_;
+  DeviceBuffer<T> whole_out_;
+  ScanOperands<Op> ops_;
+};
+
+template <class Op>
+int run_scan_typed(Session& session, const Plan& plan, std::size_t n, int gpus) {
+  using T = typename Op::value_type;
+  const CommonOptions& options = session.options();
+  const std::string type = std::is_same_v<T, float> ? "float32" : "int32";
+  SweepReport report = new_report("inclusive scan across the GPUs of one process", type, options, gpus);
+  std::vector<ScanStage<Op>> rows;
+  bool whole = false;
+  for (const ScanStage<Op>& stage : scan_stages<Op>()) {
+    if (!options.selects(stage.name)) continue;
+    rows.push_back(stage);
+    whole = whole || stage.traits.one_gpu;
+  }
+  // GPU 0 holds its part, its output, and with the one-GPU row all n values twice.
+  const double gpu0 = 2.0 * sizeof(T) * (static_cast<double>(part_size(n, gpus, 0)) + (whole ? n : 0.0));
+  session.require_device_bytes(gpu0, "--n " + options.n_text + " on GPU 0");
+  DeviceTeam team(gpus);
+  TeamTimer timer(team);
+  const Comms comms(gpus);
+  ScanProblem<Op> problem(team, comms.comms(), n, options.seed, whole);
+  int exit_code = kExitOk;
+  for (const ScanStage<Op>& stage : rows) {
+    report.rows.push_back(measure(
+        stage, team, timer, options, n, n * sizeof(T), [&] { stage.launch(problem.operands(), stage.shape); },
+        [&] { problem.poison_outputs(); }, [&] { return problem.check_outputs(stage.traits.one_gpu); }));
+    if (report.rows.back().verdict != Verdict::pass) exit_code = kExitFailed;
+  }
+  (void)plan;
+  add_speedups(report, cub_scan_one_gpu<Op>().name, gpus);
+  emit(report, options);
+  return exit_code;
+}
+
+/// @p keys sorted on every host core: chunks sorted in parallel, then merged pairwise in rounds.
+std::vector<std::uint32_t> sorted_on_cpu(std::vector<std::uint32_t> keys) {
+  constexpr int kChunks = 16;
+  const std::size_t n = keys.size();
+  const auto at = [&](int chunk) { return keys.begin() + static_cast<std::ptrdiff_t>(part_begin(n, kChunks, chunk)); };
+  for_each_chunk(kChunks, [&](std::int64_t c) { std::sort(at(static_cast<int>(c)), at(static_cast<int>(c) + 1)); });
+  for (int width = 1; width < kChunks; width *= 2)
+    for_each_chunk((kChunks + 2 * width - 1) / (2 * width), [&](std::int64_t pair) {
+      const int first = static_cast<int>(pair) * 2 * width;
+      const int middle = std::min(first + width, kChunks);
+      const int last = std::min(first + 2 * width, kChunks);
+      std::inplace_merge(at(first), at(middle), at(last));
+    });
+  return keys;
+}
+
+/// The keys of --keys: uniform 32-bit words, 16 distinct ones, uniform ones sorted, or one non-zero key.
+std::vector<std::uint32_t> make_sort_keys(std::size_t n, std::uint64_t seed, KeysOption kind) {
+  const std::vector<std::int32_t> bits =
+      random_ints(n, seed, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
+  std::vector<std::uint32_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t word = static_cast<std::uint32_t>(bits[i]);
+    keys[i] = kind == KeysOption::few     ? 0x01000193u * (1u + word % 16u)
+              : kind == KeysOption::equal ? 0x9e3779b9u
+                                          : word;
+  }
+  if (kind == KeysOption::sorted) keys = sorted_on_cpu(std::move(keys));
+  return keys;
+}
+
+/// The name of @p kind as --keys spells it.
+const char* keys_name(KeysOption kind) {
+  switch (kind) {
+    case KeysOption::few:
+      return "few";
+    case KeysOption::sorted:
+      return "sorted";
+    case KeysOption::equal:
+      return "equal";
+    default:
+      return "uniform";
+  }
+}
+
+/// The data of one sort: the keys, their sorted copy, every GPU's part and GPU 0's whole array.
+class SortProblem {
+ public:
+  SortProblem(const DeviceTeam& team, const std::vector<ncclComm_t>& comms, std::size_t n, std::uint64_t seed,
+              int samples, KeysOption kind, bool whole)
+      : team_(team), workspace_(n, team.size(), samples), keys_(make_sort_keys(n, seed, kind)) {
+    sorted_ = sorted_on_cpu(keys_);
+    const int gpus = team.size();
+    ops_.team = &team;
+    ops_.comms = comms;
+    ops_.n = n;
+    ops_.workspace = &workspace_;
+    ops_.outcome = &outcome_;
+    for (int g = 0; g < gpus; ++g) {
+      const ScopedDevice device(g);
+      parts_.emplace_back(part_of(keys_, gpus, g));
+      ops_.parts.push_back(parts_.back().data());
+    }
+    if (whole) {
+      const ScopedDevice device(0);
+      whole_in_ = DeviceBuffer<std::uint32_t>(keys_);
+      whole_out_ = DeviceBuffer<std::uint32_t>(n);
+      ops_.whole_in = whole_in_.data();
+      ops_.whole_out = whole_out_.data();
+    }
+    team.synchronize();
+  }
+
+  const SortOperands& operands() const { return ops_; }
+  const SortOutcome& outcome() const { return outcome_; }
+  SortWorkspace& workspace() { return workspace_; }
+
+  void poison_outputs() {
+    for (int g = 0; g < team_.size(); ++g) {
+      const ScopedDevice device(g);
+      poison(workspace_.memory(g).received);
+      poison(workspace_.memory(g).merged);
+      if (g == 0 && whole_out_.size() > 0) poison(whole_out_);
+      STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+  }
+
+  /// The GPUs' outputs, concatenated in GPU order, against the sorted keys.
+  Check check_outputs() {
+    std::vector<std::uint32_t> got;
+    for (std::size_t g = 0; g < outcome_.outputs.size(); ++g) {
+      const ScopedDevice device(static_cast<int>(g));
+      const std::vector<std::uint32_t> share = download_from(outcome_.outputs[g], outcome_.plan.recv_totals[g]);
+      got.insert(got.end(), share.begin(), share.end());
+    }
+    const Check check = compare_exact(got, sorted_);
+    if (!check.passed) return check;
+    return check_guard_zones();
+  }
+
+ private:
+  const DeviceTeam& team_;
+  SortWorkspace workspace_;
+  std::vector<std::uint32_t> keys_;
+  std::vector<std::uint32_t> sorted_;
+  SortOutcome outcome_;
+  std::vector<DeviceBuffer<std::uint32_t>> parts_;
+  DeviceBuffer<std::uint32_t> whole_in_;
+  DeviceBuffer<std::uint32_t> whole_out_;
+  SortOperands ops_;
+};
+
+}  // namespace
+
+void validate_distributed(Plan& plan, const CommonOptions& options) {
+  const std::string problem = plan.problem == ProblemKind::scan ? "scan" : "sort";
+  if (plan.bytes != 0 || plan.size_sweep)
+    throw UsageError(std::string(plan.bytes != 0 ? "--bytes" : "--size-sweep") + ": --problem " + problem +
+                     " takes --n, the values on all GPUs together");
+  if (options.analyze) {
+    if (plan.problem == ProblemKind::sort && plan.samples == 0) plan.samples = kDefaultSamples;
+    return;
+  }
+  if (options.sweep) throw UsageError("--sweep: this chapter's stages have no shapes to sweep");
+  if (options.format == Format::csv) throw UsageError("--format csv: this chapter prints table, markdown or json");
+  if (options.warm_cache || options.flush != "read")
+    throw UsageError("--flush and --warm-cache: this chapter never flushes L2");
+  if (options.n < 1 || options.n > kMaxDistributedN)
+    throw UsageError("--n " + options.n_text + ": --problem " + problem + " takes 1 to 2^30 values in all");
+  if (plan.problem == ProblemKind::scan && plan.samples != 0)
+    throw UsageError("--samples " + std::to_string(plan.samples) + ": only with --problem sort");
+  if (plan.problem == ProblemKind::scan && plan.keys != KeysOption::unset)
+    throw UsageError("--keys: only with --problem sort");
+  if (plan.problem == ProblemKind::sort && plan.samples == 0) plan.samples = kDefaultSamples;
+}
+
+std::vector<StageInfo> distributed_stage_infos(ProblemKind problem) {
+  if (problem == ProblemKind::scan) return describe(scan_stages<WrappingSum>());
+  return describe(sort_stages());
+}
+
+int run_scan(Session& session, const Plan& plan, std::size_t n, int gpus) {
+  return plan.type == TypeOption::float32 ? run_scan_typed<FloatSum>(session, plan, n, gpus)
+                                          : run_scan_typed<WrappingSum>(session, plan, n, gpus);
+}
+
+int run_sort(Session& session, const Plan& plan, std::size_t n, int gpus) {
+  const CommonOptions& options = session.options();
+  SweepReport report = new_report("sample sort across the GPUs of one process", "uint32", options, gpus);
+  std::vector<SortStage> rows;
+  bool whole = false;
+  for (const SortStage& stage : sort_stages()) {
+    if (!options.selects(stage.name)) continue;
+    rows.push_back(stage);
+    whole = whole || stage.traits.one_gpu;
+  }
+  const double gpu0 = static_cast<double>(sample_sort_device_bytes(n, gpus, plan.samples, 0, 0) +
+                                          (whole ? 2 * n * sizeof(std::uint32_t) : 0));
+  session.require_device_bytes(gpu0, "--n " + options.n_text + " on GPU 0 (each GPU keeps room to receive all n keys)");
+  DeviceTeam team(gpus);
+  TeamTimer timer(team);
+  const Comms comms(gpus);
+  SortProblem problem(team, comms.comms(), n, options.seed, plan.samples, plan.keys, whole);
+  report.notes.push_back(std::string("keys: ") + keys_name(plan.keys) + " (--keys)");
+  int exit_code = kExitOk;
+  for (const SortStage& stage : rows) {
+    report.rows.push_back(measure(
+        stage, team, timer, options, n, n * sizeof(std::uint32_t),
+        [&] { stage.launch(problem.operands(), stage.shape); }, [&] { problem.poison_outputs(); },
+        [&] { return problem.check_outputs(); }));
+    if (report.rows.back().verdict != Verdict::pass) {
+      exit_code = kExitFailed;
+      continue;
+    }
+    if (stage.traits.one_gpu) continue;
+    // The last repetition's phases and buckets.
+    const std::array<double, kSortPhases> phases = problem.workspace().phase_ms();
+    double total = 0.0;
+    for (double ms : phases) total += ms;
+    std::ostringstream line;
+    line << stage.name << ": buckets max/mean " << format_fixed(load_balance(problem.outcome().plan), 3)
+         << "; phases (slowest GPU, last repetition):";
+    for (int phase = 0; phase < kSortPhases; ++phase)
+      line << " " << kSortPhaseNames[static_cast<std::size_t>(phase)] << " "
+           << format_fixed(phases[static_cast<std::size_t>(phase)], 3) << " ms ("
+           << format_fixed(total > 0 ? 100.0 * phases[static_cast<std::size_t>(phase)] / total : 0.0, 1) << " %)"
+           << (phase + 1 < kSortPhases ? "," : "");
+    const double communication = phases[kSamples] + phases[kCounts] + phases[kExchange];
+    line << "; the bucket exchange " << format_fixed(total > 0 ? 100.0 * phases[kExchange] / total : 0.0, 1)
+         << " % of the phases, every phase that communicates (samples, counts, exchange) "
+         << format_fixed(total > 0 ? 100.0 * communication / total : 0.0, 1) << " %";
+    report.notes.push_back(line.str());
+  }
+  add_speedups(report, cub_radix_sort_one_gpu().name, gpus);
+  emit(report, options);
+  return exit_code;
+}
+
+std::string analyze_distributed(const Plan& plan, std::size_t n, int gpus) {
+  std::ostringstream out;
+  const bool scan = plan.problem == ProblemKind::scan;
+  const std::size_t value_bytes = 4;
+  out << (scan ? "scan" : "sample sort") << " of " << n << " "
+      << (scan ? (plan.type == TypeOption::float32 ? "float32" : "int32") : "uint32") << " values on " << gpus << " GPU"
+      << (gpus == 1 ? "" : "s");
+  if (!scan) out << ", " << plan.samples << " samples per GPU";
+  out << "\n";
+  if (scan) {
+    out << "device memory traffic per GPU (GPU g's part, about n/G values):\n";
+    for (const ScanStage<WrappingSum>& stage : scan_stages<WrappingSum>()) {
+      const double values = stage.traits.one_gpu ? static_cast<double>(n) : static_cast<double>(part_size(n, gpus, 0));
+      out << "  " << std::left << std::setw(26) << stage.name << std::right << std::setw(12)
+          << format_bytes(values * value_bytes * stage.traits.accesses) << "  (" << stage.traits.accesses
+          << " accesses of 4 B a value" << (stage.traits.one_gpu ? ", GPU 0 alone)" : ")") << "\n";
+    }
+  }
+  out << "bytes each GPU sends and receives, per phase:\n";
+  out << "  GPU  phase                            sent      received\n";
+  for (int g = 0; g < gpus; ++g) {
+    const std::vector<PhaseBytes> phases =
+        scan ? scan_traffic(n, value_bytes, gpus, g) : sort_traffic(n, gpus, plan.samples, g);
+    for (const PhaseBytes& phase : phases)
+      out << std::setw(5) << g << "  " << std::left << std::setw(28) << phase.phase << std::right << std::setw(11)
+          << format_bytes(static_cast<double>(phase.sent)) << std::setw(14)
+          << format_bytes(static_cast<double>(phase.received)) << "\n";
+  }
+  if (!scan)
+    out << "the buckets' exchange depends on the keys: the counts above are for keys spread evenly; a GPU may "
+           "receive up to all n keys, and each keeps room for them\n";
+  return out.str();
+}
+
+double distributed_host_bytes(ProblemKind problem, std::size_t n) {
+  // scan: input, reference (float: sums and scales in double), one download; sort: keys, sorted, random bits, download
+  return problem == ProblemKind::scan ? static_cast<double>(n) * (4.0 + 16.0 + 4.0)
+                                      : static_cast<double>(n) * (4.0 + 4.0 + 4.0 + 4.0);
+}
+
+}  // namespace stepwise::multigpu

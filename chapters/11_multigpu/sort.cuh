@@ -1,0 +1,89 @@
+/// @file sort.cuh
+/// The device half of the sample sort's small steps: each GPU draws its regular samples from its
+/// sorted part, and after the samples' AllGather one block sorts the G * s samples (a rank sort
+/// in shared memory: each thread counts the samples before its own), picks the G - 1 splitters
+/// and finds its part's G bucket boundaries by binary search. The arithmetic is
+/// sample_sort.hpp's, which the CPU tests replay. The kernels are static: one stage file includes this.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "host/check.hpp"
+#include "sample_sort.hpp"
+
+namespace stepwise::multigpu {
+
+/// The most sample slots the splitter block sorts: G * s with G <= 8 and s <= 128.
+inline constexpr int kMaxSampleSlots = kMaxGpus * kMaxSamples;
+
+/// Thread i writes sample i of the sorted part @p sorted[0, count) (first global position
+/// @p global_first) to @p samples[i], or kNoSample when the part is empty.
+static __global__ void draw_samples(const std::uint32_t* sorted, std::size_t count, int samples,
+                                    std::size_t global_first, std::uint64_t* out) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= samples) return;
+  if (count == 0) {
+    out[i] = kNoSample;
+    return;
+  }
+  const std::size_t position = sample_position(count, samples, i);
+  out[i] = pack_sample(sorted[position], global_first + position);
+}
+
+/// One block: rank-sorts the @p slots gathered samples, picks splitter j (1 <= j < gpus) at
+/// splitter_rank among the valid ones, and writes to @p counts[d] how many keys of the sorted
+/// part @p sorted[0, count) (first global position @p global_first) fall in bucket d.
+static __global__ void __launch_bounds__(kMaxSampleSlots)
+    bucket_counts(const std::uint64_t* samples, int slots, int gpus, const std::uint32_t* sorted, std::size_t count,
+                  std::size_t global_first, std::uint64_t* counts) {
+  __shared__ std::uint64_t gathered[kMaxSampleSlots];
+  __shared__ std::uint64_t ordered[kMaxSampleSlots];
+  __shared__ std::size_t boundaries[kMaxGpus + 1];
+  __shared__ int valid;
+  for (int i = threadIdx.x; i < slots; i += blockDim.x) gathered[i] = samples[i];
+  __syncthreads();
+  for (int i = threadIdx.x; i < slots; i += blockDim.x)
+    ordered[sample_sorted_rank(gathered, static_cast<std::size_t>(slots), static_cast<std::size_t>(i))] = gathered[i];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int samples_found = 0;
+    while (samples_found < slots && ordered[samples_found] != kNoSample) ++samples_found;
+    valid = samples_found;  // kNoSample sorts last
+  }
+  __syncthreads();
+  const int d = static_cast<int>(threadIdx.x);
+  if (d <= gpus) {
+    std::size_t boundary = count;
+    if (d == 0)
+      boundary = 0;
+    else if (d < gpus && valid > 0)
+      boundary = bucket_boundary(sorted, count, global_first,
+                                 ordered[splitter_rank(d, static_cast<std::size_t>(valid), gpus)]);
+    boundaries[d] = boundary;
+  }
+  __syncthreads();
+  if (d < gpus) counts[d] = boundaries[d + 1] - boundaries[d];
+}
+
+/// Launches draw_samples on @p stream.
+inline void launch_draw_samples(const std::uint32_t* sorted, std::size_t count, int samples, std::size_t global_first,
+                                std::uint64_t* out, cudaStream_t stream) {
+  const int threads = (samples + 31) / 32 * 32;
+  draw_samples<<<1, threads, 0, stream>>>(sorted, count, samples, global_first, out);
+  STEPWISE_CHECK_LAUNCH();
+}
+
+/// Launches bucket_counts on @p stream: one block of max(slots, gpus + 1) threads, rounded up to warps.
+inline void launch_bucket_counts(const std::uint64_t* samples, int slots, int gpus, const std::uint32_t* sorted,
+                                 std::size_t count, std::size_t global_first, std::uint64_t* counts,
+                                 cudaStream_t stream) {
+  const int wanted = slots > gpus + 1 ? slots : gpus + 1;
+  const int threads = (wanted + 31) / 32 * 32;
+  bucket_counts<<<1, threads, 0, stream>>>(samples, slots, gpus, sorted, count, global_first, counts);
+  STEPWISE_CHECK_LAUNCH();
+}
+
+}  // namespace stepwise::multigpu

@@ -1,0 +1,134 @@
+/// @file sort.hpp
+/// Chapter 11's sort problem: n uint32 keys spread over G GPUs, sorted so that the concatenation
+/// of the GPUs' outputs in GPU order is the sorted input. The sample sort (stages/sort/) against
+/// cub::DeviceRadixSort of all n keys on GPU 0.
+#pragma once
+
+#include <nccl.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "host/device_buffer.hpp"
+#include "host/multi_device.hpp"
+#include "host/stage.hpp"
+#include "sort_plan.hpp"
+
+namespace stepwise::multigpu {
+
+/// The phases the sample sort times with events on every GPU: the local sort; the samples drawn
+/// and all-gathered; the splitters and bucket counts, the counts' AllGather and their trip back to
+/// the host (the host's wait included); the buckets' exchange; the merge of the received runs.
+enum SortPhase { kLocalSort, kSamples, kCounts, kExchange, kMerge, kSortPhases };
+
+/// The names of the phases, in SortPhase order.
+inline constexpr std::array<const char*, kSortPhases> kSortPhaseNames{"local sort", "samples", "splitters and counts",
+                                                                      "bucket exchange", "merge"};
+
+/// The device memory of GPU g for the sample sort of n keys: its part sorted, the sample slots
+/// and count matrix the AllGathers fill, a receive buffer and a merge buffer of n keys each (one
+/// GPU may receive every key: a receive buffer of n is the only size that never overflows), and
+/// the temporary storage of CUB's radix sort of the part and merge of n keys.
+struct SortGpuMemory {
+  DeviceBuffer<std::uint32_t> sorted;    ///< the part, sorted
+  DeviceBuffer<std::uint64_t> samples;   ///< G x s sample slots
+  DeviceBuffer<std::uint64_t> counts;    ///< the G x G count matrix, row g = what GPU g sends
+  DeviceBuffer<std::uint32_t> received;  ///< the runs received, in sender order
+  DeviceBuffer<std::uint32_t> merged;    ///< the merge tree's other buffer
+  DeviceBuffer<unsigned char> temp;      ///< CUB's temporary storage
+};
+
+/// The device bytes GPU @p g needs for the sample sort of @p n keys over @p gpus GPUs with
+/// @p samples samples each, CUB's temporary storage (@p temp_bytes) included: refused up front
+/// when above a GPU's memory.
+std::size_t sample_sort_device_bytes(std::size_t n, int gpus, int samples, int g, std::size_t temp_bytes);
+
+/// Everything the sample sort keeps between runs: each GPU's memory, the pinned host copy of the
+/// count matrix, and one event per phase boundary on every GPU.
+class SortWorkspace {
+ public:
+  /// Allocates on each GPU of a team of @p gpus for @p n keys and @p samples samples per GPU;
+  /// GPU 0's temporary storage also fits cub::DeviceRadixSort of all n keys (the library row).
+  SortWorkspace(std::size_t n, int gpus, int samples);
+  ~SortWorkspace();
+  SortWorkspace(const SortWorkspace&) = delete;
+  SortWorkspace& operator=(const SortWorkspace&) = delete;
+
+  /// The keys in all.
+  std::size_t n() const { return n_; }
+  /// The GPUs it was allocated on.
+  int gpus() const { return gpus_; }
+  /// The samples per GPU.
+  int samples() const { return samples_; }
+  /// GPU @p g's memory.
+  SortGpuMemory& memory(int g) { return memory_[static_cast<std::size_t>(g)]; }
+  /// The G x G count matrix as GPU @p g copied it back (pinned).
+  std::uint64_t* host_counts(int g) { return host_counts_ + static_cast<std::size_t>(g * gpus_ * gpus_); }
+  /// The event at the start of phase @p phase on GPU @p g (phase kSortPhases: the end).
+  cudaEvent_t event(int g, int phase) { return events_[static_cast<std::size_t>(g * (kSortPhases + 1) + phase)]; }
+  /// The last run's time of each phase: the slowest GPU's, in ms (synchronizes).
+  std::array<double, kSortPhases> phase_ms();
+
+ private:
+  std::size_t n_;
+  int gpus_;
+  int samples_;
+  std::vector<SortGpuMemory> memory_;
+  std::uint64_t* host_counts_ = nullptr;
+  std::vector<cudaEvent_t> events_;
+};
+
+/// Where the sample sort left each GPU's share of the output.
+struct SortOutcome {
+  ExchangePlan plan;
+  /// outputs[g]: GPU g's sorted share, plan.recv_totals[g] keys.
+  std::vector<const std::uint32_t*> outputs;
+};
+
+/// What every sort row works on: @p parts[g] is GPU g's part of the n keys (part_size(n, G, g),
+/// left unchanged); the one-GPU row sorts @p whole_in into @p whole_out, all n keys on GPU 0.
+/// A row says where its output lies in @p outcome.
+struct SortOperands {
+  const DeviceTeam* team = nullptr;         ///< the GPUs and their streams
+  std::vector<ncclComm_t> comms;            ///< one per GPU, rank g on GPU g
+  std::size_t n = 0;                        ///< keys in all
+  std::vector<const std::uint32_t*> parts;  ///< GPU g's keys, on GPU g
+  const std::uint32_t* whole_in = nullptr;  ///< all n keys on GPU 0 (the one-GPU row)
+  std::uint32_t* whole_out = nullptr;       ///< their sorted copy on GPU 0 (the one-GPU row)
+  SortWorkspace* workspace = nullptr;       ///< every GPU's memory and phase events
+  SortOutcome* outcome = nullptr;           ///< where the row left the output
+};
+
+/// What every sort row is called with.
+using SortLaunch = void (*)(const SortOperands& ops, const LaunchShape& shape);
+
+/// What the problem reads about a sort row.
+struct SortTraits {
+  /// The row runs on GPU 0 alone, on the whole array.
+  bool one_gpu = false;
+};
+
+/// A row of the sort table.
+using SortStage = Stage<SortLaunch, SortTraits>;
+
+/// The sort table: the sample sort, then cub::DeviceRadixSort of all n keys on GPU 0.
+const std::vector<SortStage>& sort_stages();
+
+/// Stage 1, stages/sort/01_sample_sort.cu: local sort, regular samples and splitters, bucket
+/// counts, their AllGather, the grouped send/receive of the buckets, a merge tree of each GPU's
+/// received runs. The host waits once, for the count matrix: NCCL's send and receive counts are
+/// host values.
+SortStage sample_sort();
+/// The library row, stages/sort/lib_cub_radix_sort.cu.
+SortStage cub_radix_sort_one_gpu();
+
+/// The temporary storage cub::DeviceRadixSort needs for @p n keys on the current device.
+std::size_t cub_radix_sort_temp_bytes(std::size_t n);
+
+/// The temporary storage of CUB's radix sort of @p part keys and merge of up to @p n keys, on
+/// the current device (the sample sort's).
+std::size_t sample_sort_temp_bytes(std::size_t part, std::size_t n);
+
+}  // namespace stepwise::multigpu
