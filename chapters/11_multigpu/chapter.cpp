@@ -455,6 +455,8 @@ Chapter<Plan> chapter() {
     }
   };
   spec.require_host_memory = [](const Plan& plan, const CommonOptions& options) {
+    // The device count first (it allocates nothing): more GPUs than visible is the error to report.
+    require_gpus(plan, visible_device_count());
     const double gpus = plan.gpus > 0 ? plan.gpus : std::max(visible_device_count(), 1);
     const double largest = static_cast<double>(*std::max_element(plan.sizes.begin(), plan.sizes.end()));
     // Every GPU's input, the reference and its scales (doubles), one download, the host-staged buffers.
@@ -462,7 +464,6 @@ Chapter<Plan> chapter() {
     require_host_bytes(bytes, plan.bytes != 0 || plan.size_sweep
                                   ? "--bytes " + format_bytes(largest) + " on " + std::to_string(int(gpus)) + " GPUs"
                                   : n_as_given(options));
-    require_gpus(plan, visible_device_count());
   };
   spec.analyze = {"Print each stage's traffic, steps and alpha-beta time for --gpus and the sizes, and exit (no GPU)",
                   {"--n"},
