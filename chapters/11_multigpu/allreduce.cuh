@@ -75,7 +75,7 @@ template <class T>
 T* at(void* base, std::size_t offset) {
   return static_cast<T*>(base) + offset;
 }
-/// @copydoc at
+/// Element @p offset of the read-only buffer @p base of T.
 template <class T>
 const T* at(const void* base, std::size_t offset) {
   return static_cast<const T*>(base) + offset;

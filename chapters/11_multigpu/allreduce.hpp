@@ -24,7 +24,7 @@ enum class Element { float32, int32 };
 /// The chapter's one operation, used by every kernel, the host-staged sum and the reference:
 /// a + b, wrapping mod 2^32 for int32 (added as unsigned, so that overflow is defined).
 STEPWISE_HD inline float sum_of(float a, float b) { return a + b; }
-/// @copydoc sum_of(float, float)
+/// a + b for int32, added as unsigned: wraps mod 2^32 (overflow is defined).
 STEPWISE_HD inline std::int32_t sum_of(std::int32_t a, std::int32_t b) {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
 }

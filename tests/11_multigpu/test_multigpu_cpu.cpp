@@ -262,7 +262,7 @@ TEST_CASE("options: bad values exit 2 with one line, before any GPU") {
                                                                                    {"--bytes", "2Gi"},
                                                                                    {"--bytes", "8", "--n", "2"},
                                                                                    {"--n", "2^29"},
-                                                                                   {"--sweep"},
+                                                                                   {"--flush", "write"},
                                                                                    {"--format", "csv"},
                                                                                    {"--alpha-us", "3"},
                                                                                    {"--problem", "broadcast"}}) {
