@@ -2,7 +2,8 @@
 /// The device pieces of segmented reduce that several stages launch: the accumulator of each
 /// value type, a group of lanes per segment (stage 2 with a warp, stage 5 with 1 to 32 lanes), a
 /// block per segment (stages 3 and 5), and the load-balanced Merge Path reduce with its carries
-/// (stages 4 and 5).
+/// (stages 4 and 5): tiles that load their items and ends into shared memory, and the variant
+/// whose threads read them from global memory.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 
 #include "algorithm/merge_path.hpp"
 #include "device/block.cuh"
+#include "device/merge_tile.cuh"
 #include "device/thread_ops.hpp"
 #include "device/warp.cuh"
 #include "host/check.hpp"
@@ -78,13 +80,140 @@ __global__ void __launch_bounds__(NT)
   }
 }
 
-/// The merge of segment ends (A = offsets + 1: segment s ends at offsets[s + 1]) with item
-/// indices (B = 0, 1, ..., n - 1, never stored), cut by Merge Path into VT steps per thread
-/// (@p partitions: the A elements before each thread's first step, from the partition kernel).
+/// Stage 4's tile of the load-balanced reduce: NT threads, VT steps each of the merge of segment
+/// ends (A = offsets + 1: segment s ends at offsets[s + 1]) with item indices (B = 0, 1, ...,
+/// n - 1, never stored), ties taking the end first (Bounds::lower: an item equal to an end
+/// offset starts the next segment). The partition kernel cuts the merge every NT x VT steps, so
+/// a tile merges exactly its ends [a_begin, a_end) and its items [b_begin, b_end).
+template <int NT, int VT, class T>
+struct MergeReduceTile {
+  static constexpr int kTile = NT * VT;
+  static_assert(NT % 32 == 0 && NT <= 1024, "whole warps");
+  using A = Accum<T>;
+  using Load = VectorizedRangeLoad<NT, VT, T>;
+
+  /// The tile's shared memory.
+  struct Storage {
+    alignas(16) T items[kTile + Load::kPad];  ///< the tile's items (16-byte loads keep their offset mod 16 bytes)
+    std::int32_t ends[kTile];                 ///< the tile's segment ends, less the tile's first item index
+    A sums[kTile];                            ///< the sums of the segments that end in the tile
+    A carry;                                  ///< the tile's part of the segment open at its end
+  };
+  static_assert(sizeof(Storage) <= 48 * 1024, "the tile fits a block's static shared memory");
+
+  /// Runs tile blockIdx.x: writes out[s] of every segment s that ends in the tile and the tile's
+  /// carry (the segment open at its end, a_end, and the tile's part of it). With @p kVectorLoads
+  /// the items come in 16-byte vectors (@p values 16-byte aligned); without, one element a
+  /// load. Either way every warp-wide load reads consecutive addresses.
+  template <bool kVectorLoads>
+  __device__ static void run(const T* __restrict__ values, const std::uint64_t* __restrict__ offsets,
+                             T* __restrict__ out, std::uint64_t n, std::uint64_t segments,
+                             const std::int64_t* __restrict__ partitions, Carry<A>* __restrict__ carries,
+                             Storage& storage) {
+    const MergeRange<std::int64_t> range =
+        this_tile_range(static_cast<std::int64_t>(segments), static_cast<std::int64_t>(n), kTile, partitions);
+    const int end_count = static_cast<int>(range.a_count());
+    const int item_count = static_cast<int>(range.b_count());
+
+    // 1. Coalesced loads of the tile's items and ends, all in flight before the first store to
+    //    shared memory. An end is kept as an int: at most kTile past the tile's first item.
+    int item_base = 0;
+    Load vectors;
+    T item[VT];
+    if constexpr (kVectorLoads) {
+      vectors.load(values, static_cast<std::int64_t>(n), range.b_begin, item_count, values, 0, 0, 0);
+    } else {
+#pragma unroll
+      for (int i = 0; i < VT; ++i) {
+        const int slot = tile::strided_slot(i, threadIdx.x, NT);
+        if (slot < item_count) item[i] = values[range.b_begin + slot];
+      }
+    }
+    std::uint64_t end[VT];
+#pragma unroll
+    for (int i = 0; i < VT; ++i) {
+      const int slot = tile::strided_slot(i, threadIdx.x, NT);
+      if (slot < end_count) end[i] = offsets[range.a_begin + 1 + slot];
+    }
+    if constexpr (kVectorLoads) {
+      item_base = vectors.store(storage.items).a_offset;
+    } else {
+#pragma unroll
+      for (int i = 0; i < VT; ++i) {
+        const int slot = tile::strided_slot(i, threadIdx.x, NT);
+        if (slot < item_count) storage.items[slot] = item[i];
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < VT; ++i) {
+      const int slot = tile::strided_slot(i, threadIdx.x, NT);
+      if (slot < end_count) storage.ends[slot] = static_cast<std::int32_t>(end[i] - range.b_begin);
+    }
+    if (threadIdx.x == 0) storage.carry = A(0);
+    __syncthreads();
+
+    // 2. Each thread searches its diagonal in shared memory and walks its VT steps there: an
+    //    item adds, an end stores the running sum in sums and starts again from 0.
+    const int diagonal = min(VT * static_cast<int>(threadIdx.x), end_count + item_count);
+    const int a =
+        merge_path<Bounds::lower>(storage.ends, end_count, CountingIterator<int>{0}, item_count, diagonal, Less{});
+    const Carry<A> open = merge_reduce_walk<VT, A>(
+        storage.ends, a, end_count, diagonal - a, item_count,
+        [&](int i) { return static_cast<A>(storage.items[item_base + i]); },
+        [&](int s, A sum) { storage.sums[s] = sum; });
+    __syncthreads();
+
+    // 3. A thread's last partial sum belongs to the segment it stopped in: one that ends later
+    //    in the tile (add to its sum) or still open at the tile's end (add to the carry). The
+    //    segments of a warp's lanes never decrease, so a reduce by segment across the warp
+    //    (shuffles) leaves one atomic per segment per warp: a segment over a whole tile costs
+    //    NT / 32 atomics, not NT.
+    int row = static_cast<int>(open.segment);
+    A part = open.sum;
+    const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+    for (int offset = 1; offset < 32; offset *= 2) {
+      const int other_row = __shfl_down_sync(kFullWarp, row, offset);
+      const A other_part = shuffle_down(part, offset);
+      if (lane + offset < 32 && other_row == row) part += other_part;
+    }
+    const int previous_row = __shfl_up_sync(kFullWarp, row, 1);
+    if ((lane == 0 || previous_row != row) && part != A(0))
+      atomicAdd(row < end_count ? &storage.sums[row] : &storage.carry, part);
+    __syncthreads();
+
+    // 4. Coalesced stores of the sums of the segments that ended in the tile, and its carry.
+#pragma unroll
+    for (int i = 0; i < VT; ++i) {
+      const int slot = tile::strided_slot(i, threadIdx.x, NT);
+      if (slot < end_count) out[range.a_begin + slot] = to_value<T>(storage.sums[slot]);
+    }
+    if (threadIdx.x == 0) carries[blockIdx.x] = {static_cast<std::uint64_t>(range.a_end), storage.carry};
+  }
+};
+
+/// One block per tile of MergeReduceTile.
+template <int NT, int VT, bool kVectorLoads, class T>
+__global__ void __launch_bounds__(NT)
+    merge_reduce_tiles(const T* __restrict__ values, const std::uint64_t* __restrict__ offsets, T* __restrict__ out,
+                       std::uint64_t n, std::uint64_t segments, const std::int64_t* __restrict__ partitions,
+                       Carry<Accum<T>>* __restrict__ carries) {
+  __shared__ typename MergeReduceTile<NT, VT, T>::Storage storage;
+  MergeReduceTile<NT, VT, T>::template run<kVectorLoads>(values, offsets, out, n, segments, partitions, carries,
+                                                         storage);
+}
+
+/// Stage 4's variant without the shared-memory tile (`4 - shared-memory tile`): the merge of
+/// segment ends (A = offsets + 1: segment s ends at offsets[s + 1]) with item indices (B = 0, 1,
+/// ..., n - 1, never stored), cut by Merge Path into VT steps per thread (@p partitions: the A
+/// elements before each thread's first step, from the partition kernel, one search per thread).
+/// Each thread reads its items and ends straight from global memory: at one step the lanes of a
+/// warp read addresses about VT items apart, so a warp-wide load touches up to 32 lines.
 /// A step that takes an item adds it; a step that takes segment s's end writes the running sum to
 /// out[s] and starts again from 0 (an empty segment: 0). Ties take the end first (Bounds::lower):
 /// an item equal to an end offset starts the next segment (merge_reduce_walk, merge_reduce.hpp).
-/// The thread's last open segment goes to carries[t], added by carry_fixup.
+/// The thread's last open segment goes to carries[t] (a partition and a carry per thread:
+/// 24 bytes written and 16 read per VT items), added by carry_fixup.
 template <int NT, int VT, class T>
 __global__ void __launch_bounds__(NT)
     merge_path_reduce(const T* __restrict__ values, const std::uint64_t* __restrict__ offsets, T* __restrict__ out,
@@ -103,10 +232,10 @@ __global__ void __launch_bounds__(NT)
       [&](std::uint64_t segment, Accum<T> sum) { out[segment] = to_value<T>(sum); });
 }
 
-/// The carries added to their segments: each thread walks kCarriesPerThread consecutive carries
-/// (their segments never decrease), adds each run of one segment in a register and makes one
-/// atomicAdd per run, so a segment spread over many Merge Path threads costs one atomic per
-/// chunk of carries, not one per thread.
+/// The carries (one per tile, or one per thread in the variant) added to their segments: each
+/// thread walks kCarriesPerThread consecutive carries (their segments never decrease), adds each run of one segment in
+/// a register and makes one atomicAdd per run, so a segment spread over many tiles costs one atomic per chunk of
+/// carries, not one per tile.
 inline constexpr int kCarriesPerThread = 32;
 
 template <class T>
@@ -136,11 +265,11 @@ __global__ void carry_fixup(const Carry<Accum<T>>* __restrict__ carries, std::ui
   flush();
 }
 
-/// Enqueues the load-balanced reduce with VT steps per thread: the partition kernel (one Merge
-/// Path search per thread, over the end offsets and the counting items), merge_path_reduce, and
-/// carry_fixup. Its scratch (partitions, carries) is carved from @p workspace.
+/// Enqueues the variant without the tile, VT steps per thread: the partition kernel (one Merge
+/// Path search per thread), merge_path_reduce, and carry_fixup over a carry per thread. Its
+/// scratch (partitions, carries) is carved from @p workspace.
 template <int NT, int VT, class T>
-void launch_merge_path_reduce(const SegReduceArgs<T>& args, Workspace& workspace, cudaStream_t stream) {
+void launch_merge_path_reduce_by_thread(const SegReduceArgs<T>& args, Workspace& workspace, cudaStream_t stream) {
   const std::uint64_t total = args.n + args.segments;
   const std::uint64_t threads = ceil_div(total, VT);
   std::int64_t* partitions = workspace.carve<std::int64_t>(0, threads + 1);
@@ -155,6 +284,45 @@ void launch_merge_path_reduce(const SegReduceArgs<T>& args, Workspace& workspace
   const std::uint64_t fixers = ceil_div(threads, kCarriesPerThread);
   carry_fixup<<<grid_of(ceil_div(fixers, 256)), 256, 0, stream>>>(carries, threads, args.out, args.segments);
   STEPWISE_CHECK_LAUNCH();
+}
+
+/// How the load-balanced reduce reads: from a tile in shared memory, whole vectors (16 bytes,
+/// the values aligned to 16 bytes) or one element a load; or each thread straight from global
+/// memory (the variant without the tile).
+enum class MergeLoads { vectors, elements, by_thread };
+
+/// Enqueues the load-balanced reduce in tiles of NT x VT steps: the partition kernel (one Merge
+/// Path search per tile, over the end offsets and the counting items), merge_reduce_tiles, and
+/// carry_fixup over the tiles' carries. Its scratch (partitions, carries) is carved from
+/// @p workspace. Values not aligned to 16 bytes take the element loads.
+template <int NT, int VT, class T, MergeLoads loads = MergeLoads::vectors>
+void launch_merge_path_reduce(const SegReduceArgs<T>& args, Workspace& workspace, cudaStream_t stream) {
+  if constexpr (loads == MergeLoads::by_thread) {
+    launch_merge_path_reduce_by_thread<NT, VT>(args, workspace, stream);
+  } else {
+    constexpr int kTile = NT * VT;
+    const std::uint64_t total = args.n + args.segments;
+    if (total == 0) return;
+    const std::uint64_t tiles = ceil_div(total, static_cast<std::uint64_t>(kTile));
+    std::int64_t* partitions = workspace.carve<std::int64_t>(0, tiles + 1);
+    Carry<Accum<T>>* carries =
+        workspace.carve<Carry<Accum<T>>>(aligned_bytes((tiles + 1) * sizeof(std::int64_t)), tiles);
+    launch_merge_path_partitions<Bounds::lower>(args.offsets + 1, static_cast<std::int64_t>(args.segments),
+                                                CountingIterator<std::uint64_t>{0}, static_cast<std::int64_t>(args.n),
+                                                std::int64_t{kTile}, partitions, Less{}, stream);
+    const bool aligned = reinterpret_cast<std::uintptr_t>(args.values) % 16 == 0;
+    if (loads == MergeLoads::vectors && aligned)
+      merge_reduce_tiles<NT, VT, true><<<grid_of(tiles), NT, 0, stream>>>(args.values, args.offsets, args.out, args.n,
+                                                                          args.segments, partitions, carries);
+    else
+      merge_reduce_tiles<NT, VT, false><<<grid_of(tiles), NT, 0, stream>>>(args.values, args.offsets, args.out, args.n,
+                                                                           args.segments, partitions, carries);
+    STEPWISE_CHECK_LAUNCH();
+    const std::uint64_t fixers = ceil_div(tiles, static_cast<std::uint64_t>(kCarriesPerThread));
+    carry_fixup<<<grid_of(ceil_div(fixers, std::uint64_t{256})), 256, 0, stream>>>(carries, tiles, args.out,
+                                                                                   args.segments);
+    STEPWISE_CHECK_LAUNCH();
+  }
 }
 
 }  // namespace stepwise::segmented

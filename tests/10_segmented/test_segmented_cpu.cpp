@@ -256,6 +256,11 @@ TEST_CASE("the tuned row picks by the statistics and explains its pick") {
     CHECK(pick("huge", 100000).unit == WorkUnit::merge);
     CHECK(pick("zipf:1.2", 1000000).unit == WorkUnit::merge);
     CHECK(pick("uniform:100000", 10000000).unit == WorkUnit::block);
+    CHECK(pick("empty:0", 100000).unit == WorkUnit::group);  // even lengths: a group
+    CHECK(pick("uniform:1", 100000).unit == WorkUnit::group);
+    CHECK(pick("empty:50", 100000).unit == WorkUnit::merge);  // uneven ones: Merge Path
+    CHECK(pick("empty:99", 100000).unit == WorkUnit::merge);
+    CHECK(pick("zipf:2.5", 100000).unit == WorkUnit::merge);
     const std::string why = stage.traits.explain(segment_stats(make_offsets(100000, parse_segments("huge"), 1)));
     CHECK(why.find("Merge Path") != std::string::npos);
     CHECK(why.find("mean length") != std::string::npos);
@@ -444,7 +449,7 @@ TEST_CASE("--problem rle lists its rows; the Unique row writes no lengths") {
   CHECK(without_lengths == 1);
 }
 
-TEST_CASE("the Merge Path decomposition of stage 4, replayed thread by thread on the host, sums every segment") {
+TEST_CASE("the Merge Path decomposition without tiles (4 - shared-memory tile), replayed thread by thread, sums") {
   for (const char* text : {"uniform:32", "empty:50", "empty:99", "huge", "ones", "zipf:1.2"})
     for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{31}, std::uint64_t{4097}})
       for (int vt : {3, 7, 11}) {
@@ -485,6 +490,93 @@ TEST_CASE("the Merge Path decomposition of stage 4, replayed thread by thread on
         CHECK(finished == segments);  // every segment end is taken by exactly one thread
         for (const Carry<std::uint32_t>& carry : carries)
           if (carry.segment < segments) out[carry.segment] += carry.sum;  // the fix-up kernel's atomics, in order
+        std::vector<std::int32_t> got(out.begin(), out.end());
+        CHECK(got == segreduce_reference(values, offsets).exact);
+      }
+}
+
+TEST_CASE("stage 4's tiles, replayed thread by thread with the warp's reduce by segment, sum every segment") {
+  // MergeReduceTile (segreduce.cuh) on the host: a search per tile in global memory, ends kept
+  // as ints less the tile's first item, a search per thread in the tile, the walk, the shuffles
+  // that add the lanes' last partial sums by segment, and the tile carries.
+  for (const char* text : {"uniform:32", "empty:50", "empty:99", "huge", "ones", "zipf:1.2", "uniform:1"})
+    for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{31}, std::uint64_t{4097}})
+      for (const std::pair<int, int>& tile : {std::pair{32, 3}, std::pair{64, 7}, std::pair{96, 5}}) {
+        const int nt = tile.first;
+        const int vt = tile.second;
+        CAPTURE(text);
+        CAPTURE(n);
+        CAPTURE(nt);
+        CAPTURE(vt);
+        const std::vector<std::uint64_t> offsets = make_offsets(n, parse_segments(text), 23);
+        const std::vector<std::int32_t> values = make_values<std::int32_t>(n, 23);
+        const std::int64_t segments = static_cast<std::int64_t>(offsets.size() - 1);
+        const std::int64_t items = static_cast<std::int64_t>(n);
+        const std::int64_t spacing = std::int64_t{nt} * vt;
+        const std::int64_t tiles = (items + segments + spacing - 1) / spacing;
+        const std::uint64_t* ends = offsets.data() + 1;
+        std::vector<std::int64_t> partitions;
+        for (std::int64_t p = 0; p <= tiles; ++p)
+          partitions.push_back(merge_path<Bounds::lower>(ends, segments, CountingIterator<std::uint64_t>{0}, items,
+                                                         std::min(p * spacing, items + segments), Less{}));
+        std::vector<std::uint32_t> out(offsets.size() - 1, 0xDEADBEEFu);
+        std::vector<Carry<std::uint32_t>> carries;
+        for (std::int64_t t = 0; t < tiles; ++t) {
+          const MergeRange<std::int64_t> range =
+              tile_merge_range(segments, items, t, spacing, partitions[t], partitions[t + 1]);
+          const int end_count = static_cast<int>(range.a_count());
+          const int item_count = static_cast<int>(range.b_count());
+          std::vector<std::int32_t> local_ends(end_count);
+          for (int k = 0; k < end_count; ++k) {
+            local_ends[k] = static_cast<std::int32_t>(ends[range.a_begin + k] - range.b_begin);
+            REQUIRE(local_ends[k] >= 0);
+            REQUIRE(local_ends[k] <= item_count);
+          }
+          std::vector<std::uint32_t> sums(end_count, 0xDEADBEEFu);
+          std::vector<int> row(nt);
+          std::vector<std::uint32_t> part(nt);
+          int finished = 0;
+          for (int thread = 0; thread < nt; ++thread) {
+            const int diagonal = std::min(vt * thread, end_count + item_count);
+            const int a = merge_path<Bounds::lower>(local_ends.data(), end_count, CountingIterator<int>{0}, item_count,
+                                                    diagonal, Less{});
+            const auto item = [&](int i) { return static_cast<std::uint32_t>(values[range.b_begin + i]); };
+            const auto finish = [&](int s, std::uint32_t sum) {
+              sums[s] = sum;
+              ++finished;
+            };
+            const Carry<std::uint32_t> open =
+                vt == 3 ? merge_reduce_walk<3, std::uint32_t>(local_ends.data(), a, end_count, diagonal - a, item_count,
+                                                              item, finish)
+                : vt == 5 ? merge_reduce_walk<5, std::uint32_t>(local_ends.data(), a, end_count, diagonal - a,
+                                                                item_count, item, finish)
+                          : merge_reduce_walk<7, std::uint32_t>(local_ends.data(), a, end_count, diagonal - a,
+                                                                item_count, item, finish);
+            row[thread] = static_cast<int>(open.segment);
+            part[thread] = open.sum;
+          }
+          CHECK(finished == end_count);  // every end of the tile is taken by exactly one thread
+          std::uint32_t carry = 0;
+          for (int warp = 0; warp < nt / 32; ++warp) {
+            int* r = row.data() + warp * 32;
+            std::uint32_t* v = part.data() + warp * 32;
+            for (int offset = 1; offset < 32; offset *= 2) {  // every lane reads the values before the step
+              const std::vector<std::uint32_t> before(v, v + 32);
+              for (int lane = 0; lane + offset < 32; ++lane)
+                if (r[lane + offset] == r[lane]) v[lane] += before[lane + offset];
+            }
+            for (int lane = 0; lane < 32; ++lane)
+              if ((lane == 0 || r[lane - 1] != r[lane]) && v[lane] != 0)
+                (r[lane] < end_count ? sums[r[lane]] : carry) += v[lane];
+          }
+          for (int k = 0; k < end_count; ++k) out[range.a_begin + k] = sums[k];
+          carries.push_back({static_cast<std::uint64_t>(range.a_end), carry});
+        }
+        for (const Carry<std::uint32_t>& carry : carries)
+          if (carry.segment < offsets.size() - 1)
+            out[carry.segment] += carry.sum;
+          else
+            CHECK(carry.sum == 0);  // no item lies past the last end
         std::vector<std::int32_t> got(out.begin(), out.end());
         CHECK(got == segreduce_reference(values, offsets).exact);
       }
