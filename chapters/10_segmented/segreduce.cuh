@@ -208,12 +208,13 @@ __global__ void __launch_bounds__(NT)
 /// ..., n - 1, never stored), cut by Merge Path into VT steps per thread (@p partitions: the A
 /// elements before each thread's first step, from the partition kernel, one search per thread).
 /// Each thread reads its items and ends straight from global memory: at one step the lanes of a
-/// warp read addresses about VT items apart, so a warp-wide load touches up to 32 lines.
+/// warp read addresses about VT items apart, so a warp-wide load spans VT lines (4-byte items)
+/// where a coalesced one spans one.
 /// A step that takes an item adds it; a step that takes segment s's end writes the running sum to
 /// out[s] and starts again from 0 (an empty segment: 0). Ties take the end first (Bounds::lower):
 /// an item equal to an end offset starts the next segment (merge_reduce_walk, merge_reduce.hpp).
-/// The thread's last open segment goes to carries[t] (a partition and a carry per thread:
-/// 24 bytes written and 16 read per VT items), added by carry_fixup.
+/// The thread's last open segment goes to carries[t], added by carry_fixup: a partition (8
+/// bytes) and a carry (16) written and read back per thread, about 48 bytes per VT items.
 template <int NT, int VT, class T>
 __global__ void __launch_bounds__(NT)
     merge_path_reduce(const T* __restrict__ values, const std::uint64_t* __restrict__ offsets, T* __restrict__ out,

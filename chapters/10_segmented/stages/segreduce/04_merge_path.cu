@@ -21,10 +21,10 @@
 // thread.
 //
 // Variant rows (--variants; `4 - change` is this stage with that one change undone):
-//   - `4 - shared-memory tile`: each thread reads its items and ends straight from global
-//     memory, VT apart between the lanes (a warp-wide load touches up to 32 lines, each used
-//     for VT items over VT steps), and every thread writes a partition and a carry (24 bytes
-//     per VT items: for int32 at VT = 7, more than the 28 bytes of items it reads);
+//   - `4 - shared-memory tile`: each thread reads its items and ends straight from global memory, VT apart between the
+//     lanes (a warp-wide load of 4-byte items spans VT lines, each used for VT items over VT steps), and every thread
+//     writes a partition and a carry and reads them back (about 48 bytes per VT items: for int32 at VT = 7, more than
+//     the 28 bytes of items it adds);
 //   - `4 - 16-byte loads`: the tile, loading its items one element a load (still coalesced).
 #include "host/dispatch.hpp"
 #include "segreduce.cuh"
