@@ -109,7 +109,8 @@ def draw(teams: List[Team], title: Optional[str] = None, sub: Optional[str] = No
     fig = style.new_figure(6.0 * len(teams) + 1.0, 6.2)
     axes = fig.subplots(1, len(teams), sharey=True, squeeze=False)[0]
     for ax, team in zip(axes, teams):
-        sizes = [size for line in team.lines for size, _ in line.points] + [s for line in team.lines for s in line.failed]
+        sizes = [size for line in team.lines for size, _ in line.points]
+        sizes += [size for line in team.lines for size in line.failed]
         colors = iter(style.SEQUENCE)
         markers = iter(style.MARKERS)
         factor = team.factor if team.gpus > 1 else 1.0

@@ -32,7 +32,8 @@ case "$mode" in
     table() {  # table NAME chapter-arguments...: the JSON report (and its table, in NAME.md) of one run
       local name=$1
       shift
-      step "$name" "$segmented" "$@" --n 2^26 --format markdown --output "$reports/$name.md" --json "$reports/$name.json"
+      step "$name" "$segmented" "$@" --n 2^26 --format markdown --output "$reports/$name.md" \
+        --json "$reports/$name.json"
     }
 
     # 1. The GPU tests, then compute-sanitizer on every row of each problem at a small n (empty segments included).
