@@ -44,6 +44,9 @@ class Differences {
     lines_.push_back(line);
   }
 
+  /// The count of answers that differed: a grader's own test that a planted wrong answer fails reads it.
+  std::size_t count() const { return lines_.size(); }
+
   /// One doctest check: passes when there was no difference; otherwise fails with the first
   /// @p shown differences and the count of the others.
   void check(std::size_t shown = 8) const {

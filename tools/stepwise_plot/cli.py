@@ -101,6 +101,12 @@ def build_parser() -> argparse.ArgumentParser:
     surface.add_argument("report", metavar="SURFACE.json", help="a chapter's --surface --format json output")
     _common(surface, single=False)
 
+    busbw = commands.add_parser("busbw-vs-size", help="bus bandwidth against bytes per GPU of chapter 11's "
+                                "--size-sweep, a panel per GPU count")
+    busbw.add_argument("reports", nargs="+", metavar="SWEEP.json",
+                       help="chapter_11_multigpu --size-sweep --format json runs, one per --gpus")
+    _common(busbw, single=False)
+
     analysis = commands.add_parser("analysis", help="a diagram from a chapter's --analyze --format json output")
     analysis.add_argument("report", metavar="ANALYSIS.json", help="a chapter's --analyze --format json output")
     analysis.add_argument("--figure", metavar="NAME",
@@ -140,6 +146,11 @@ def _figure(args: argparse.Namespace):
         return figure, scaling.default_title(reports[0], args.metric)
     if args.command == "analysis":
         return _analysis_figure(args)
+    if args.command == "busbw-vs-size":
+        from . import busbw
+
+        teams = busbw.read_teams(args.reports)
+        return busbw.draw(teams, args.title, args.subtitle), busbw.default_title(teams)
     if args.command == "surface":
         from . import surface
         from .report import read_json

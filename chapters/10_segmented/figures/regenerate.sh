@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Chapter 10's measurements and figures, from the repository root:
+#   chapters/10_segmented/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on a GPU
+#   chapters/10_segmented/figures/regenerate.sh plot [report-dir]                       anywhere with matplotlib
+# The gpu parts, all by default: tests (the GPU tests, then compute-sanitizer on every row of each problem at a small
+# n), tables (the lecture's tables at n = 2^26: segreduce float32 and segscan int32 on each --segments distribution of
+# the README, ones, uniform:32, zipf:1.5, empty:50 and huge; rle int32 on ones, uniform:32 and huge; setop on every
+# --op of interleaved sets, and union of duplicates and skew), sweeps (--sweep of segreduce on uniform:32 and huge),
+# ncu (each segreduce kernel's time, DRAM bytes and warp efficiency on uniform:32 and huge at 2^24). bin-dir defaults to
+# build/bin, report-dir to build/reports/10 (neither is committed; the lecture's JSON reports are copied into
+# chapters/10_segmented/results). The gpu mode prints a summary last: each step's exit code and seconds; the full
+# outputs are in report-dir. plot draws a staircase per table from the gpu mode's reports (or, with neither a
+# report-dir nor build/reports/10, from chapters/10_segmented/results), and names each report it did not find.
+set -uo pipefail
+usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir]"
+mode=${1:?$usage}
+figures=${STEPWISE_FIGURE_DIR:-chapters/10_segmented/figures}
+distributions=(ones uniform:32 zipf:1.5 empty:50 huge)
+ops=(intersection union difference symmetric_difference)
+# The name of a table's report: segreduce-uniform-32, setop-union-duplicates.
+report_name() { echo "$1" | tr ':.' '--'; }
+case "$mode" in
+  gpu)
+    bin=${2:-build/bin}
+    reports=${3:-build/reports/10}
+    parts=("${@:4}")
+    [ ${#parts[@]} -eq 0 ] && parts=(tests tables sweeps ncu)
+    wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
+    segmented="$bin/chapter_10_segmented"
+    source "$(dirname "$0")/../../../tools/figures-steps.sh"
+    steps_begin
+    table() {  # table NAME chapter-arguments...: the JSON report (and its table, in NAME.md) of one run
+      local name=$1
+      shift
+      step "$name" "$segmented" "$@" --n 2^26 --format markdown --output "$reports/$name.md" \
+        --json "$reports/$name.json"
+    }
+
+    # 1. The GPU tests, then compute-sanitizer on every row of each problem at a small n (empty segments included).
+    if wants tests; then
+      step gpu-tests-segmented "$bin/test_segmented_gpu" --duration=true
+      step gpu-tests-setop "$bin/test_setop_gpu" --duration=true
+      for tool in memcheck racecheck synccheck initcheck; do
+        step "sanitizer-$tool-segreduce" compute-sanitizer --tool "$tool" --error-exitcode 99 "$segmented" \
+          --problem segreduce --n 20011 --segments empty:50 --reps 1 --warmup 1
+        step "sanitizer-$tool-segscan" compute-sanitizer --tool "$tool" --error-exitcode 99 "$segmented" \
+          --problem segscan --type int32 --n 20011 --segments uniform:32 --reps 1 --warmup 1
+        step "sanitizer-$tool-rle" compute-sanitizer --tool "$tool" --error-exitcode 99 "$segmented" \
+          --problem rle --type int32 --n 20011 --segments zipf:1.5 --reps 1 --warmup 1
+        step "sanitizer-$tool-setop" compute-sanitizer --tool "$tool" --error-exitcode 99 "$segmented" \
+          --problem setop --op union --sets duplicates --n 20011 --reps 1 --warmup 1
+      done
+    fi
+
+    # 2. The lecture's tables at 2^26.
+    if wants tables; then
+      for segments in "${distributions[@]}"; do
+        table "segreduce-$(report_name "$segments")" --problem segreduce --type float32 --segments "$segments"
+        table "segscan-$(report_name "$segments")" --problem segscan --type int32 --segments "$segments"
+      done
+      for segments in ones uniform:32 huge; do
+        table "rle-$(report_name "$segments")" --problem rle --type int32 --segments "$segments"
+      done
+      for op in "${ops[@]}"; do
+        table "setop-$op-interleaved" --problem setop --op "$op" --sets interleaved
+      done
+      table setop-union-duplicates --problem setop --op union --sets duplicates
+      table setop-union-skew --problem setop --op union --sets skew
+    fi
+
+    # 3. The launch shapes of the segmented reduce's stages.
+    if wants sweeps; then
+      for segments in uniform:32 huge; do
+        step "sweep-segreduce-$(report_name "$segments")" "$segmented" --problem segreduce --segments "$segments" \
+          --sweep --reps 5 --format json --output "$reports/sweep-segreduce-$(report_name "$segments").json"
+      done
+    fi
+
+    # 4. Nsight Compute: each segreduce kernel's time, DRAM bytes and active lanes per warp instruction (the idle
+    #    lanes of --analyze, measured), at 2^24 on a short-segment and a one-huge-segment input.
+    if wants ncu; then
+      metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
+      metrics+=,smsp__thread_inst_executed_per_inst_executed.ratio
+      for segments in uniform:32 huge; do
+        for stage in 1 2 3 4 5; do
+          step "ncu-segreduce-$(report_name "$segments")-stage$stage" ncu --clock-control none --metrics "$metrics" \
+            -c 8 --csv --log-file "$reports/ncu_segreduce_$(report_name "$segments")_stage$stage.csv" "$segmented" \
+            --problem segreduce --segments "$segments" --stage "$stage" --n 2^24 --reps 1 --warmup 0
+        done
+      done
+    fi
+    steps_end
+    ;;
+  plot)
+    source "$(dirname "$0")/../../../tools/figures-plot.sh"
+    plot_reports 10_segmented "${2:-}"
+    names=()
+    for segments in "${distributions[@]}"; do names+=("segreduce-$(report_name "$segments")"); done
+    for segments in "${distributions[@]}"; do names+=("segscan-$(report_name "$segments")"); done
+    for segments in ones uniform:32 huge; do names+=("rle-$(report_name "$segments")"); done
+    for op in "${ops[@]}"; do names+=("setop-$op-interleaved"); done
+    names+=(setop-union-duplicates setop-union-skew)
+    missing=()
+    for name in "${names[@]}"; do
+      if [ ! -f "$reports/$name.json" ]; then
+        missing+=("$name.json")
+        continue
+      fi
+      problem=${name%%-*}
+      tools/plot staircase "$reports/$name.json" -o "$figures/10_staircase_${name//-/_}.svg" \
+        --title "Chapter 10: $problem, speedup of each stage (${name#*-})" || exit $?
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+      echo "plot: not in $reports, not drawn: ${missing[*]}" \
+        "(chapters/10_segmented/figures/regenerate.sh gpu measures them)" >&2
+    fi
+    ;;
+  *)
+    echo "$usage" >&2
+    exit 2
+    ;;
+esac

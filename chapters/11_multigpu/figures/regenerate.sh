@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Chapter 11's measurements and figures, from the repository root:
+#   chapters/11_multigpu/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on one or more GPUs
+#   chapters/11_multigpu/figures/regenerate.sh plot [report-dir]                       anywhere with matplotlib
+# The gpu parts, all by default: tests (the GPU tests, then compute-sanitizer memcheck on every problem on one GPU and,
+# where there are two, on two, at small sizes), sweeps (the all-reduce's size sweep, 8 B to 1 GiB per GPU, float32, on
+# --gpus 1, 2 and every visible GPU: allreduce-sweep-gG), tables (scan and sort on every visible GPU at n = 2^26 and
+# 2^28 in all: scan-2e26, sort-2e28, ...). bin-dir defaults to build/bin, report-dir to build/reports/11 (neither is
+# committed; the lecture's JSON reports are copied into chapters/11_multigpu/results). The gpu mode prints a summary
+# last: each step's exit code and seconds; the full outputs are in report-dir. plot draws the busbw-vs-size figure from
+# the sweeps of the gpu mode's reports (or, with neither a report-dir nor build/reports/11, from
+# chapters/11_multigpu/results), and says which sweeps it did not find; scan and sort are tables, not figures.
+set -uo pipefail
+usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir]"
+mode=${1:?$usage}
+figures=${STEPWISE_FIGURE_DIR:-chapters/11_multigpu/figures}
+case "$mode" in
+  gpu)
+    bin=${2:-build/bin}
+    reports=${3:-build/reports/11}
+    parts=("${@:4}")
+    [ ${#parts[@]} -eq 0 ] && parts=(tests sweeps tables)
+    wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
+    multigpu="$bin/chapter_11_multigpu"
+    source "$(dirname "$0")/../../../tools/figures-steps.sh"
+    steps_begin
+    # The GPUs the chapter sees: CUDA_VISIBLE_DEVICES' list when set, else every GPU nvidia-smi lists.
+    if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
+      IFS=, read -ra visible <<< "$CUDA_VISIBLE_DEVICES"
+      gpus=${#visible[@]}
+    else
+      gpus=$(nvidia-smi -L | grep -c '^GPU')
+    fi
+    teams=(1)
+    [ "$gpus" -ge 2 ] && teams+=(2)
+    [ "$gpus" -gt 2 ] && teams+=("$gpus")
+    summary+=("visible GPUs: $gpus; all-reduce sweeps on: ${teams[*]}")
+
+    # 1. The GPU tests, then compute-sanitizer memcheck on every problem on one GPU and on two, at small sizes.
+    if wants tests; then
+      step gpu-tests-multigpu "$bin/test_multigpu_gpu" --duration=true
+      step gpu-tests-scan-sort "$bin/test_scan_sort_gpu" --duration=true
+      for team in "${teams[@]:0:2}"; do
+        for problem in allreduce scan sort; do
+          step "sanitizer-memcheck-$problem-g$team" compute-sanitizer --tool memcheck --error-exitcode 99 "$multigpu" \
+            --problem "$problem" --gpus "$team" --n 100003 --reps 1 --warmup 1
+        done
+      done
+    fi
+
+    # 2. The all-reduce's size sweep on each team: the busbw-vs-size figure and the fitted alpha and beta.
+    if wants sweeps; then
+      for team in "${teams[@]}"; do
+        step "allreduce-sweep-g$team" "$multigpu" --problem allreduce --type float32 --gpus "$team" --size-sweep \
+          --format markdown --output "$reports/allreduce-sweep-g$team.md" --json "$reports/allreduce-sweep-g$team.json"
+      done
+    fi
+
+    # 3. Scan and sort on every visible GPU.
+    if wants tables; then
+      for problem in scan sort; do
+        for e in 26 28; do
+          step "$problem-2e$e" "$multigpu" --problem "$problem" --gpus "$gpus" --n "2^$e" --format markdown \
+            --output "$reports/$problem-2e$e.md" --json "$reports/$problem-2e$e.json"
+        done
+      done
+    fi
+    steps_end
+    ;;
+  plot)
+    source "$(dirname "$0")/../../../tools/figures-plot.sh"
+    plot_reports 11_multigpu "${2:-}"
+    sweeps=()
+    for path in "$reports"/allreduce-sweep-g*.json; do
+      [ -f "$path" ] && sweeps+=("$path")
+    done
+    if [ ${#sweeps[@]} -eq 0 ]; then
+      echo "plot: no $reports/allreduce-sweep-g*.json: 11_busbw_vs_size.svg not drawn" \
+        "(chapters/11_multigpu/figures/regenerate.sh gpu measures them)" >&2
+    else
+      tools/plot busbw-vs-size "${sweeps[@]}" -o "$figures/11_busbw_vs_size.svg" || exit $?
+    fi
+    for table in scan-2e26 scan-2e28 sort-2e26 sort-2e28; do
+      [ -f "$reports/$table.json" ] || echo "plot: no $reports/$table.json (a table of the lecture, no figure)" >&2
+    done
+    ;;
+  *)
+    echo "$usage" >&2
+    exit 2
+    ;;
+esac
