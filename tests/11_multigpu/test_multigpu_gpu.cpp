@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "allreduce.hpp"
 #include "chapter.hpp"
 #include "host/data.hpp"
@@ -25,7 +27,8 @@ namespace {
 /// Runs the chapter in this process with @p arguments (its parse, then its run on a session) and
 /// returns its exit code and its JSON report.
 int run_chapter_here(std::vector<std::string> arguments, nlohmann::json& report) {
-  const std::string json_path = "test_multigpu_gpu_report.json";
+  // One file per process: ctest -j runs this suite's cases as processes side by side.
+  const std::string json_path = "test_multigpu_gpu_report_" + std::to_string(::getpid()) + ".json";
   arguments.insert(arguments.end(), {"--reps", "1", "--warmup", "0", "--json", json_path, "--output", "/dev/null"});
   ParsedChapter<Plan> parsed(chapter());
   const auto code = parsed.parse(arguments);
