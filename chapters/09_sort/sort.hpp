@@ -107,9 +107,6 @@ std::size_t cub_merge_temp_bytes(std::size_t n, bool pairs);
 /// histograms per tile and their scan, look-back statuses): 4 bytes per key and 1 MiB.
 inline std::size_t kernel_scratch_bytes(std::size_t n) { return 4 * n + (std::size_t{1} << 20); }
 
-/// Rounds @p bytes up to the workspace's alignment for each piece (256 bytes).
-inline std::size_t aligned_bytes(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
-
 /// The workspace bytes every row of both tables needs for @p n keys (asks CUB: needs the CUDA
 /// runtime): the largest of the kernel rows' (a second key and value buffer and
 /// kernel_scratch_bytes), CUB's temporary storage, and thrust's (a second buffer and CUB's).

@@ -95,9 +95,6 @@ std::size_t cub_reduce_by_key_temp_bytes(std::uint64_t n);
 /// carries in the workspace.
 inline constexpr int kMinMergeSteps = 3;
 
-/// Rounds @p bytes up to the workspace's alignment for each piece (256 bytes).
-inline std::size_t aligned_bytes(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
-
 /// The Merge Path rows' pieces of the workspace: one partition (int64) per thread and the end,
 /// and one carry (segment, partial sum) per thread.
 std::size_t merge_scratch_bytes(std::uint64_t n, std::uint64_t segments, std::size_t value_bytes);

@@ -11,6 +11,9 @@
 
 namespace stepwise {
 
+/// Rounds @p bytes up to 256, the alignment every piece of a Workspace starts at.
+constexpr std::size_t aligned_bytes(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+
 /// A byte buffer of device memory that rows carve without allocating.
 class Workspace {
  public:

@@ -12,37 +12,11 @@
 #include <string>
 
 #include "host/check.hpp"
+#include "host/workspace_allocator.hpp"
 #include "setop.hpp"
 
 namespace stepwise::segmented {
 namespace {
-
-/// Bump allocation over the workspace for `thrust::cuda::par(allocator)` (chapter 09's
-/// WorkspaceAllocator): each request takes the next 256-byte aligned bytes, a release gives
-/// nothing back; @p used is shared by the allocator's copies.
-class WorkspaceAllocator {
- public:
-  using value_type = char;
-
-  WorkspaceAllocator(Workspace& workspace, std::size_t& used) : workspace_(&workspace), used_(&used) {}
-
-  /// The next @p bytes of the workspace.
-  /// @throws std::invalid_argument when the workspace has no room left.
-  char* allocate(std::ptrdiff_t bytes) {
-    const std::size_t size = (static_cast<std::size_t>(bytes) + 255) / 256 * 256;
-    if (*used_ + size > workspace_->bytes())
-      throw std::invalid_argument("thrust asked for " + std::to_string(bytes) + " bytes past the workspace's " +
-                                  std::to_string(workspace_->bytes() - *used_) + " free");
-    char* pointer = reinterpret_cast<char*>(workspace_->data() + *used_);
-    *used_ += size;
-    return pointer;
-  }
-  void deallocate(char*, std::size_t) {}
-
- private:
-  Workspace* workspace_;
-  std::size_t* used_;
-};
 
 void launch(const SetOpArgs& args, Workspace& workspace, const LaunchShape&, cudaStream_t stream) {
   std::size_t used = 0;
