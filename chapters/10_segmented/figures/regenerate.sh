@@ -3,9 +3,10 @@
 #   chapters/10_segmented/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on a GPU
 #   chapters/10_segmented/figures/regenerate.sh plot [report-dir]                       anywhere with matplotlib
 # The gpu parts, all by default: tests (the GPU tests, then compute-sanitizer on every row of each problem at a small
-# n), tables (the lecture's tables at n = 2^26: segreduce float32 and segscan int32 on each --segments distribution of
-# the README, ones, uniform:32, zipf:1.5, empty:50 and huge; rle int32 on ones, uniform:32 and huge; setop on every
-# --op of interleaved sets, and union of duplicates and skew), sweeps (--sweep of segreduce on uniform:32 and huge),
+# n), tables (the lecture's tables at n = 2^26, median of 5: segreduce int32 with --variants and segscan int32 on each
+# --segments distribution of the README, ones, uniform:32, zipf:1.5, empty:50 and huge; rle int32 on ones, uniform:32
+# and huge; setop on every --op of interleaved sets, and union of duplicates and skew), sweeps (--sweep of segreduce's
+# stages 4 and 5 on uniform:32 and empty:50, of setop's stages 2 and 3 on the intersection of interleaved sets),
 # ncu (each segreduce kernel's time, DRAM bytes and warp efficiency on uniform:32 and huge at 2^24). bin-dir defaults to
 # build/bin, report-dir to build/reports/10 (neither is committed; the lecture's JSON reports are copied into
 # chapters/10_segmented/results). The gpu mode prints a summary last: each step's exit code and seconds; the full
@@ -32,7 +33,7 @@ case "$mode" in
     table() {  # table NAME chapter-arguments...: the JSON report (and its table, in NAME.md) of one run
       local name=$1
       shift
-      step "$name" "$segmented" "$@" --n 2^26 --format markdown --output "$reports/$name.md" \
+      step "$name" "$segmented" "$@" --n 2^26 --reps 5 --format markdown --output "$reports/$name.md" \
         --json "$reports/$name.json"
     }
 
@@ -55,7 +56,8 @@ case "$mode" in
     # 2. The lecture's tables at 2^26.
     if wants tables; then
       for segments in "${distributions[@]}"; do
-        table "segreduce-$(report_name "$segments")" --problem segreduce --type float32 --segments "$segments"
+        table "segreduce-$(report_name "$segments")" --problem segreduce --type int32 --segments "$segments" \
+          --variants
         table "segscan-$(report_name "$segments")" --problem segscan --type int32 --segments "$segments"
       done
       for segments in ones uniform:32 huge; do
@@ -68,12 +70,17 @@ case "$mode" in
       table setop-union-skew --problem setop --op union --sets skew
     fi
 
-    # 3. The launch shapes of the segmented reduce's stages.
+    # 3. The launch shapes of the segmented reduce's stages 4 and 5 and of setop's stages 2 and 3.
     if wants sweeps; then
-      for segments in uniform:32 huge; do
-        step "sweep-segreduce-$(report_name "$segments")" "$segmented" --problem segreduce --segments "$segments" \
-          --sweep --reps 5 --format json --output "$reports/sweep-segreduce-$(report_name "$segments").json"
+      for segments in uniform:32 empty:50; do
+        step "sweep-segreduce-$(report_name "$segments")" "$segmented" --problem segreduce --type int32 \
+          --segments "$segments" --stage 4 --stage 5 --n 2^26 --sweep --reps 5 --format markdown \
+          --output "$reports/sweep-segreduce-$(report_name "$segments").md" \
+          --json "$reports/sweep-segreduce-$(report_name "$segments").json"
       done
+      step sweep-setop "$segmented" --problem setop --op intersection --sets interleaved --stage 2 --stage 3 \
+        --n 2^26 --sweep --reps 5 --format markdown --output "$reports/sweep-setop.md" \
+        --json "$reports/sweep-setop.json"
     fi
 
     # 4. Nsight Compute: each segreduce kernel's time, DRAM bytes and active lanes per warp instruction (the idle
