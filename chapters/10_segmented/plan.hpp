@@ -36,4 +36,20 @@ const char* to_string(ValueType type);
 /// Bytes of one value of @p type.
 std::size_t value_bytes(ValueType type);
 
+/// Calls @p run with a value of the C++ type of @p plan's --type (std::int32_t, float or
+/// double) and returns what it returns: the one place a problem's host code turns --type into
+/// its template argument.
+template <class Run>
+auto by_type(const Plan& plan, Run&& run) {
+  switch (plan.type) {
+    case ValueType::int32:
+      return run(std::int32_t{});
+    case ValueType::float64:
+      return run(double{});
+    case ValueType::float32:
+      break;
+  }
+  return run(float{});
+}
+
 }  // namespace stepwise::segmented

@@ -132,15 +132,7 @@ std::vector<SegReduceRow> rows_of() {
 }
 
 std::vector<SegReduceRow> rows_of(const Plan& plan) {
-  switch (plan.type) {
-    case ValueType::int32:
-      return rows_of<std::int32_t>();
-    case ValueType::float64:
-      return rows_of<double>();
-    case ValueType::float32:
-      break;
-  }
-  return rows_of<float>();
+  return by_type(plan, [](auto value) { return rows_of<decltype(value)>(); });
 }
 
 std::string analyze(const Plan& plan, const CommonOptions& options) {
@@ -183,29 +175,13 @@ SegmentedProblem segreduce_problem() {
   problem.name = "segreduce";
   problem.summary = "the sum of every segment, against cub::DeviceSegmentedReduce and ReduceByKey";
   problem.stages = [](const Plan& plan) {
-    switch (plan.type) {
-      case ValueType::int32:
-        return describe(segreduce_stages<std::int32_t>());
-      case ValueType::float64:
-        return describe(segreduce_stages<double>());
-      case ValueType::float32:
-        break;
-    }
-    return describe(segreduce_stages<float>());
+    return by_type(plan, [](auto value) { return describe(segreduce_stages<decltype(value)>()); });
   };
   problem.validate = validate;
   problem.host_bytes = host_bytes;
   problem.analyze = analyze;
   problem.run = [](Session& session, const Plan& plan) {
-    switch (plan.type) {
-      case ValueType::int32:
-        return run_typed<std::int32_t>(session, plan);
-      case ValueType::float64:
-        return run_typed<double>(session, plan);
-      case ValueType::float32:
-        break;
-    }
-    return run_typed<float>(session, plan);
+    return by_type(plan, [&](auto value) { return run_typed<decltype(value)>(session, plan); });
   };
   problem.sweep = {
       {"segreduce uniform:32 f32", {"--problem", "segreduce", "--type", "float32", "--segments", "uniform:32"}},

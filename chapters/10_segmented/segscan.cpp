@@ -65,19 +65,6 @@ template class SegScanProblem<double>;
 
 namespace {
 
-template <class Run>
-auto by_type(const Plan& plan, Run&& run) {
-  switch (plan.type) {
-    case ValueType::int32:
-      return run(std::int32_t{});
-    case ValueType::float64:
-      return run(double{});
-    case ValueType::float32:
-      break;
-  }
-  return run(float{});
-}
-
 double host_bytes(const Plan& plan, std::uint64_t n) {
   const double items = static_cast<double>(n);
   const double value = static_cast<double>(value_bytes(plan.type));
