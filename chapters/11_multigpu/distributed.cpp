@@ -69,9 +69,12 @@ std::vector<T> part_of(const std::vector<T>& all, int gpus, int g) {
 }
 
 /// The report's header for a run of @p gpus GPUs.
-SweepReport new_report(const std::string& title, const std::string& type, const CommonOptions& options, int gpus) {
+SweepReport new_report(const std::string& title, const std::string& problem, const std::string& heading,
+                       const std::string& type, const CommonOptions& options, int gpus) {
   SweepReport report;
   report.chapter_title = title;
+  report.problem = problem;
+  report.heading = heading;
   report.gpus = gpus;
   report.element_type = type;
   report.command = options.command;
@@ -81,9 +84,7 @@ SweepReport new_report(const std::string& title, const std::string& type, const 
   for (int g = 0; g < gpus; ++g) report.devices.push_back(describe_device(g).name);
   report.notes.push_back(
       "n is the values on all GPUs together; GPU g holds part g, the first n mod G parts one longer");
-  report.notes.push_back(
-      "here the bytes/GPU and n/GPU columns hold the whole problem (all n values), algbw is "
-      "those bytes over the time, and busbw (an all-reduce's measure) does not apply");
+  report.notes.push_back("the bytes/GPU and n/GPU columns hold the whole problem (all n values)");
   report.notes.push_back("L2 is not flushed between repetitions");
   return report;
 }
@@ -266,7 +267,8 @@ int run_scan_typed(Session& session, const Plan& plan, std::size_t n, int gpus) 
   using T = typename Op::value_type;
   const CommonOptions& options = session.options();
   const std::string type = std::is_same_v<T, float> ? "float32" : "int32";
-  SweepReport report = new_report("inclusive scan across the GPUs of one process", type, options, gpus);
+  SweepReport report =
+      new_report("inclusive scan across the GPUs of one process", "scan", "inclusive scan (sum)", type, options, gpus);
   std::vector<ScanStage<Op>> rows;
   bool whole = false;
   for (const ScanStage<Op>& stage : scan_stages<Op>()) {
@@ -442,7 +444,8 @@ int run_scan(Session& session, const Plan& plan, std::size_t n, int gpus) {
 
 int run_sort(Session& session, const Plan& plan, std::size_t n, int gpus) {
   const CommonOptions& options = session.options();
-  SweepReport report = new_report("sample sort across the GPUs of one process", "uint32", options, gpus);
+  SweepReport report =
+      new_report("sample sort across the GPUs of one process", "sort", "sort", "uint32", options, gpus);
   std::vector<SortStage> rows;
   bool whole = false;
   for (const SortStage& stage : sort_stages()) {
@@ -470,21 +473,22 @@ int run_sort(Session& session, const Plan& plan, std::size_t n, int gpus) {
     }
     if (stage.traits.one_gpu) continue;
     // The last repetition's phases and buckets.
-    const std::array<double, kSortPhases> phases = problem.workspace().phase_ms();
+    const std::vector<SortPhaseInfo>& infos = stage.traits.phases;
+    const std::vector<double> phases = problem.workspace().phase_ms(static_cast<int>(infos.size()));
     double total = 0.0;
-    for (double ms : phases) total += ms;
+    double communication = 0.0;
+    for (std::size_t phase = 0; phase < infos.size(); ++phase) {
+      total += phases[phase];
+      if (infos[phase].communicates) communication += phases[phase];
+    }
+    auto share = [&](double ms) { return format_fixed(total > 0 ? 100.0 * ms / total : 0.0, 1); };
     std::ostringstream line;
     line << stage.name << ": buckets max/mean " << format_fixed(load_balance(problem.outcome().plan), 3)
          << "; phases (slowest GPU, last repetition):";
-    for (int phase = 0; phase < kSortPhases; ++phase)
-      line << " " << kSortPhaseNames[static_cast<std::size_t>(phase)] << " "
-           << format_fixed(phases[static_cast<std::size_t>(phase)], 3) << " ms ("
-           << format_fixed(total > 0 ? 100.0 * phases[static_cast<std::size_t>(phase)] / total : 0.0, 1) << " %)"
-           << (phase + 1 < kSortPhases ? "," : "");
-    const double communication = phases[kSamples] + phases[kCounts] + phases[kExchange];
-    line << "; the bucket exchange " << format_fixed(total > 0 ? 100.0 * phases[kExchange] / total : 0.0, 1)
-         << " % of the phases, every phase that communicates (samples, counts, exchange) "
-         << format_fixed(total > 0 ? 100.0 * communication / total : 0.0, 1) << " %";
+    for (std::size_t phase = 0; phase < infos.size(); ++phase)
+      line << " " << infos[phase].name << " " << format_fixed(phases[phase], 3) << " ms (" << share(phases[phase])
+           << " %)" << (phase + 1 < infos.size() ? "," : "");
+    line << "; the phases that communicate " << share(communication) << " %";
     report.notes.push_back(line.str());
   }
   add_speedups(report, cub_radix_sort_one_gpu().name, gpus);

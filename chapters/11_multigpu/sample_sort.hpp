@@ -48,6 +48,29 @@ STEPWISE_HD inline std::size_t sample_position(std::size_t count, int samples, i
   return ((2 * static_cast<std::size_t>(i) + 1) * count) / twice;
 }
 
+/// The samples the partition-first sort (stage 2) draws from each unsorted part before it picks
+/// its s regular ones: enough that the splitters' error is a fraction of a percent of a bucket.
+inline constexpr std::size_t kLocalSamples = std::size_t{1} << 16;
+
+/// A mixing of @p x (SplitMix64's finalizer): consecutive inputs give unrelated outputs.
+STEPWISE_HD inline std::uint64_t mix64(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// The position in an unsorted part of @p count keys of its sample @p i of @p samples (samples <=
+/// count): a position chosen by a hash of i inside the i-th of @p samples equal slices (stratified
+/// sampling), so that the samples cover the whole part and no period of the input lines up with
+/// them. Every slice holds at least one key, so the positions are distinct and in order.
+STEPWISE_HD inline std::size_t stratified_position(std::size_t count, std::size_t samples, std::size_t i) {
+  const std::size_t begin = i * count / samples;
+  const std::size_t end = (i + 1) * count / samples;
+  return begin + static_cast<std::size_t>(mix64(i) % (end - begin));
+}
+
 /// The sample slot of a GPU whose part is empty (the AllGather moves s slots from every GPU): no
 /// (key, position) packs to it, since positions stay below kMaxSortKeys - 1, and it sorts last.
 inline constexpr std::uint64_t kNoSample = ~std::uint64_t{0};
@@ -79,6 +102,17 @@ STEPWISE_HD inline std::size_t sample_sorted_rank(const std::uint64_t* samples, 
   for (std::size_t j = 0; j < count; ++j)
     rank += samples[j] < samples[i] || (samples[j] == samples[i] && j < i) ? 1 : 0;
   return rank;
+}
+
+/// The bucket of the key at global position @p position of the input, under the (key, position)
+/// order: the number of the @p count sorted @p splitters not above (key, position). Bucket d holds
+/// what lies from splitter d - 1 (included) to splitter d (excluded), as bucket_boundary cuts a
+/// sorted part.
+STEPWISE_HD inline int bucket_of(std::uint32_t key, std::size_t position, const std::uint64_t* splitters, int count) {
+  const std::uint64_t packed = pack_sample(key, position);
+  int bucket = 0;
+  for (int j = 0; j < count; ++j) bucket += splitters[j] <= packed ? 1 : 0;
+  return bucket;
 }
 
 /// The first position in @p keys[0, count) whose key is not below @p key (keys sorted).

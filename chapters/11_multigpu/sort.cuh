@@ -33,6 +33,24 @@ static __global__ void draw_samples(const std::uint32_t* sorted, std::size_t cou
   out[i] = pack_sample(sorted[position], global_first + position);
 }
 
+/// By one block of at least @p slots threads: copies the @p slots gathered samples to shared
+/// @p gathered, rank-sorts them into shared @p ordered (each thread counts the samples before its
+/// own) and leaves in @p valid how many are samples, not kNoSample (which sorts last).
+static __device__ void order_gathered_samples(const std::uint64_t* samples, int slots, std::uint64_t* gathered,
+                                              std::uint64_t* ordered, int* valid) {
+  for (int i = threadIdx.x; i < slots; i += blockDim.x) gathered[i] = samples[i];
+  __syncthreads();
+  for (int i = threadIdx.x; i < slots; i += blockDim.x)
+    ordered[sample_sorted_rank(gathered, static_cast<std::size_t>(slots), static_cast<std::size_t>(i))] = gathered[i];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int samples_found = 0;
+    while (samples_found < slots && ordered[samples_found] != kNoSample) ++samples_found;
+    *valid = samples_found;
+  }
+  __syncthreads();
+}
+
 /// One block: rank-sorts the @p slots gathered samples, picks splitter j (1 <= j < gpus) at
 /// splitter_rank among the valid ones, and writes to @p counts[d] how many keys of the sorted
 /// part @p sorted[0, count) (first global position @p global_first) fall in bucket d.
@@ -43,17 +61,7 @@ static __global__ void __launch_bounds__(kMaxSampleSlots)
   __shared__ std::uint64_t ordered[kMaxSampleSlots];
   __shared__ std::size_t boundaries[kMaxGpus + 1];
   __shared__ int valid;
-  for (int i = threadIdx.x; i < slots; i += blockDim.x) gathered[i] = samples[i];
-  __syncthreads();
-  for (int i = threadIdx.x; i < slots; i += blockDim.x)
-    ordered[sample_sorted_rank(gathered, static_cast<std::size_t>(slots), static_cast<std::size_t>(i))] = gathered[i];
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    int samples_found = 0;
-    while (samples_found < slots && ordered[samples_found] != kNoSample) ++samples_found;
-    valid = samples_found;  // kNoSample sorts last
-  }
-  __syncthreads();
+  order_gathered_samples(samples, slots, gathered, ordered, &valid);
   const int d = static_cast<int>(threadIdx.x);
   if (d <= gpus) {
     std::size_t boundary = count;

@@ -6,7 +6,6 @@
 
 #include <nccl.h>
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -18,26 +17,33 @@
 
 namespace stepwise::multigpu {
 
-/// The phases the sample sort times with events on every GPU: the local sort; the samples drawn
-/// and all-gathered; the splitters and bucket counts, the counts' AllGather and their trip back to
-/// the host (the host's wait included); the buckets' exchange; the merge of the received runs.
-enum SortPhase { kLocalSort, kSamples, kCounts, kExchange, kMerge, kSortPhases };
+/// A phase a sort row times with events on every GPU, and whether it moves data between GPUs.
+struct SortPhaseInfo {
+  const char* name;
+  bool communicates;
+};
 
-/// The names of the phases, in SortPhase order.
-inline constexpr std::array<const char*, kSortPhases> kSortPhaseNames{"local sort", "samples", "splitters and counts",
-                                                                      "bucket exchange", "merge"};
+/// The most phases a sort row times.
+inline constexpr int kMaxSortPhases = 6;
 
-/// The device memory of GPU g for the sample sort of n keys: its part sorted, the sample slots
-/// and count matrix the AllGathers fill, a receive buffer and a merge buffer of n keys each (one
-/// GPU may receive every key: a receive buffer of n is the only size that never overflows), and
-/// the temporary storage of CUB's radix sort of the part and merge of n keys.
+/// The device memory of GPU g for the sorts of n keys: its part sorted, the sample slots and
+/// count matrix the AllGathers fill, a receive buffer and a merge buffer of n keys each (one GPU
+/// may receive every key: a receive buffer of n is the only size that never overflows), the
+/// partition-first sort's buckets (G regions of the largest part's size), its local samples and
+/// splitters, and CUB's temporary storage: one for the main stream, one for the second stream
+/// on which the partition-first sort sorts its own bucket during the exchange.
 struct SortGpuMemory {
-  DeviceBuffer<std::uint32_t> sorted;    ///< the part, sorted
-  DeviceBuffer<std::uint64_t> samples;   ///< G x s sample slots
-  DeviceBuffer<std::uint64_t> counts;    ///< the G x G count matrix, row g = what GPU g sends
-  DeviceBuffer<std::uint32_t> received;  ///< the runs received, in sender order
-  DeviceBuffer<std::uint32_t> merged;    ///< the merge tree's other buffer
-  DeviceBuffer<unsigned char> temp;      ///< CUB's temporary storage
+  DeviceBuffer<std::uint32_t> sorted;          ///< the part, sorted (stage 2: the own bucket, sorted)
+  DeviceBuffer<std::uint64_t> samples;         ///< G x s sample slots
+  DeviceBuffer<std::uint64_t> counts;          ///< the G x G count matrix, row g = what GPU g sends
+  DeviceBuffer<std::uint32_t> received;        ///< the runs received, in sender order
+  DeviceBuffer<std::uint32_t> merged;          ///< the merge tree's other buffer
+  DeviceBuffer<std::uint32_t> buckets;         ///< stage 2: the part split into G buckets
+  DeviceBuffer<std::uint64_t> local_samples;   ///< stage 2: samples of the unsorted part
+  DeviceBuffer<std::uint64_t> sorted_samples;  ///< stage 2: the same, sorted
+  DeviceBuffer<std::uint64_t> splitters;       ///< stage 2: the G - 1 splitters
+  DeviceBuffer<unsigned char> temp;            ///< CUB's temporary storage
+  DeviceBuffer<unsigned char> side_temp;       ///< CUB's temporary storage on the second stream
 };
 
 /// The device bytes GPU @p g needs for the sample sort of @p n keys over @p gpus GPUs with
@@ -66,10 +72,14 @@ class SortWorkspace {
   SortGpuMemory& memory(int g) { return memory_[static_cast<std::size_t>(g)]; }
   /// The G x G count matrix as GPU @p g copied it back (pinned).
   std::uint64_t* host_counts(int g) { return host_counts_ + static_cast<std::size_t>(g * gpus_ * gpus_); }
-  /// The event at the start of phase @p phase on GPU @p g (phase kSortPhases: the end).
-  cudaEvent_t event(int g, int phase) { return events_[static_cast<std::size_t>(g * (kSortPhases + 1) + phase)]; }
-  /// The last run's time of each phase: the slowest GPU's, in ms (synchronizes).
-  std::array<double, kSortPhases> phase_ms();
+  /// The event at the start of phase @p phase on GPU @p g (the phase after a row's last: its end).
+  cudaEvent_t event(int g, int phase) { return events_[static_cast<std::size_t>(g * (kMaxSortPhases + 1) + phase)]; }
+  /// GPU @p g's second stream (the partition-first sort sorts its own bucket there).
+  cudaStream_t side_stream(int g) { return side_streams_[static_cast<std::size_t>(g)]; }
+  /// GPU @p g's event that joins the second stream back to the first.
+  cudaEvent_t side_done(int g) { return side_done_[static_cast<std::size_t>(g)]; }
+  /// The last run's time of each of its first @p phases phases: the slowest GPU's, in ms (synchronizes).
+  std::vector<double> phase_ms(int phases);
 
  private:
   std::size_t n_;
@@ -78,6 +88,8 @@ class SortWorkspace {
   std::vector<SortGpuMemory> memory_;
   std::uint64_t* host_counts_ = nullptr;
   std::vector<cudaEvent_t> events_;
+  std::vector<cudaStream_t> side_streams_;
+  std::vector<cudaEvent_t> side_done_;
 };
 
 /// Where the sample sort left each GPU's share of the output.
@@ -108,12 +120,17 @@ using SortLaunch = void (*)(const SortOperands& ops, const LaunchShape& shape);
 struct SortTraits {
   /// The row runs on GPU 0 alone, on the whole array.
   bool one_gpu = false;
+  /// The phases it times, in order (at most kMaxSortPhases; none for the one-GPU row).
+  std::vector<SortPhaseInfo> phases;
+  /// Its CPU replay, the same arithmetic (the GPU tests compare the count matrices); none for the one-GPU row.
+  SortReplay (*replay)(const std::vector<std::uint32_t>& keys, int gpus, int samples) = nullptr;
 };
 
 /// A row of the sort table.
 using SortStage = Stage<SortLaunch, SortTraits>;
 
-/// The sort table: the sample sort, then cub::DeviceRadixSort of all n keys on GPU 0.
+/// The sort table: the sample sort, the partition-first sample sort, then cub::DeviceRadixSort
+/// of all n keys on GPU 0.
 const std::vector<SortStage>& sort_stages();
 
 /// Stage 1, stages/sort/01_sample_sort.cu: local sort, regular samples and splitters, bucket
@@ -121,6 +138,10 @@ const std::vector<SortStage>& sort_stages();
 /// received runs. The host waits once, for the count matrix: NCCL's send and receive counts are
 /// host values.
 SortStage sample_sort();
+/// Stage 2, stages/sort/02_partition_first.cu: splitters from samples of the unsorted parts, each
+/// part split into its G buckets in one pass, the exchange overlapped with the sort of the bucket
+/// a GPU keeps, then the sort of the received keys and one merge.
+SortStage partition_first_sort();
 /// The library row, stages/sort/lib_cub_radix_sort.cu.
 SortStage cub_radix_sort_one_gpu();
 
@@ -130,5 +151,13 @@ std::size_t cub_radix_sort_temp_bytes(std::size_t n);
 /// The temporary storage of CUB's radix sort of @p part keys and merge of up to @p n keys, on
 /// the current device (the sample sort's).
 std::size_t sample_sort_temp_bytes(std::size_t part, std::size_t n);
+
+/// The temporary storage of the partition-first sort on the current device's main stream, for a
+/// part of @p part keys and @p n keys in all: CUB's radix sorts of the local samples and of up to
+/// n received keys, and its merge.
+std::size_t partition_sort_temp_bytes(std::size_t part, std::size_t n);
+/// The temporary storage of the partition-first sort's second stream: CUB's radix sort of up to
+/// @p part keys (the bucket the GPU keeps).
+std::size_t partition_sort_side_temp_bytes(std::size_t part);
 
 }  // namespace stepwise::multigpu

@@ -115,6 +115,39 @@ SortReplay replay_sample_sort(const std::vector<std::uint32_t>& keys, int gpus, 
   return replay;
 }
 
+SortReplay replay_partition_sort(const std::vector<std::uint32_t>& keys, int gpus, int samples) {
+  const std::size_t n = keys.size();
+  const std::size_t g_count = static_cast<std::size_t>(gpus);
+  std::vector<std::uint64_t> gathered;
+  for (int g = 0; g < gpus; ++g) {
+    const std::size_t first = part_begin(n, gpus, g);
+    const std::size_t count = part_size(n, gpus, g);
+    const std::size_t drawn = std::min(count, kLocalSamples);
+    std::vector<std::uint64_t> local(drawn);
+    for (std::size_t i = 0; i < drawn; ++i) {
+      const std::size_t position = stratified_position(count, drawn, i);
+      local[i] = pack_sample(keys[first + position], first + position);
+    }
+    std::sort(local.begin(), local.end());
+    for (int i = 0; i < samples; ++i)
+      gathered.push_back(drawn == 0 ? kNoSample : local[sample_position(drawn, samples, i)]);
+  }
+  SortReplay replay;
+  replay.splitters = choose_splitters(gathered, gpus);
+  const int cuts = static_cast<int>(replay.splitters.size());
+  std::vector<std::uint64_t> counts(g_count * g_count, 0);
+  replay.outputs.assign(g_count, {});
+  for (int g = 0; g < gpus; ++g)
+    for (std::size_t i = part_begin(n, gpus, g); i < part_begin(n, gpus, g + 1); ++i) {
+      const int d = bucket_of(keys[i], i, replay.splitters.data(), cuts);
+      ++counts[static_cast<std::size_t>(g) * g_count + static_cast<std::size_t>(d)];
+      replay.outputs[static_cast<std::size_t>(d)].push_back(keys[i]);
+    }
+  for (std::vector<std::uint32_t>& output : replay.outputs) std::sort(output.begin(), output.end());
+  replay.plan = make_exchange_plan(counts, gpus);
+  return replay;
+}
+
 std::vector<PhaseBytes> scan_traffic(std::size_t n, std::size_t value_bytes, int gpus, int g) {
   (void)n;
   (void)g;

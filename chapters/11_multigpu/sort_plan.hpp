@@ -56,6 +56,12 @@ std::vector<std::uint64_t> choose_splitters(std::vector<std::uint64_t> samples, 
 /// Replays the sample sort of @p keys over @p gpus GPUs with @p samples samples per GPU.
 SortReplay replay_sample_sort(const std::vector<std::uint32_t>& keys, int gpus, int samples);
 
+/// Replays the partition-first sort (stage 2) of @p keys over @p gpus GPUs with @p samples
+/// samples per GPU: each unsorted part's kLocalSamples stratified samples sorted, s regular ones
+/// of them gathered, the splitters chosen as in replay_sample_sort, every key counted into
+/// bucket_of's bucket, and each GPU's keys sorted.
+SortReplay replay_partition_sort(const std::vector<std::uint32_t>& keys, int gpus, int samples);
+
 /// The bytes one GPU sends and receives in one phase.
 struct PhaseBytes {
   std::string phase;

@@ -46,6 +46,9 @@ std::vector<StageFit> fit_stages(const SweepReport& report) {
 
 namespace {
 
+/// Whether the report's rows have a bus bandwidth (nccl-tests' all-reduce measure).
+bool has_bus_bandwidth(const SweepReport& report) { return report.problem == "allreduce"; }
+
 std::string row_number(int number) { return number == 0 ? "lib" : std::to_string(number); }
 
 std::string cell_time(const Measurement& row) { return row.time ? format_fixed(row.time->median_ms, 4) : "-"; }
@@ -54,13 +57,17 @@ std::string render_text(const SweepReport& report, bool markdown) {
   std::ostringstream out;
   const std::vector<StageFit> fits = fit_stages(report);
   const char* indent = markdown ? "" : "  ";
-  out << (markdown ? "**" : "") << "all-reduce (sum) of " << report.element_type << " on " << report.gpus << " GPU"
+  const bool bus = has_bus_bandwidth(report);
+  out << (markdown ? "**" : "") << report.heading << " of " << report.element_type << " on " << report.gpus << " GPU"
       << (report.gpus == 1 ? "" : "s") << (markdown ? "**" : "") << (markdown ? "\n\n" : "\n");
   for (std::size_t g = 0; g < report.devices.size(); ++g)
     out << indent << (markdown ? "- " : "") << "GPU " << g << ": " << report.devices[g] << "\n";
-  out << (markdown ? "\n" : "") << indent << "time: the slowest GPU's, median of " << report.reps
-      << " repetitions; algbw = bytes per GPU / time; busbw = algbw x 2(G-1)/G = algbw x "
-      << format_fixed(allreduce_bus_factor(report.gpus), 3) << "\n\n";
+  out << (markdown ? "\n" : "") << indent << "time: the slowest GPU's, median of " << report.reps << " repetitions; ";
+  if (bus)
+    out << "algbw = bytes per GPU / time; busbw = algbw x 2(G-1)/G = algbw x "
+        << format_fixed(allreduce_bus_factor(report.gpus), 3) << "\n\n";
+  else
+    out << "algbw = the bytes of all n values / time; busbw does not apply (-)\n\n";
   const std::vector<std::string> heads = {"#",         "stage",        "bytes/GPU",    "n/GPU",
                                           "time (ms)", "algbw (GB/s)", "busbw (GB/s)", "check"};
   std::vector<std::vector<std::string>> cells;
@@ -68,7 +75,7 @@ std::string render_text(const SweepReport& report, bool markdown) {
     cells.push_back({row_number(row.number), row.stage, format_bytes(static_cast<double>(row.bytes)),
                      format_grouped(static_cast<std::int64_t>(row.n)), cell_time(row),
                      row.time ? format_fixed(row.algbw_gbps(), 2) : "-",
-                     row.time ? format_fixed(row.busbw_gbps(report.gpus), 2) : "-",
+                     row.time && bus ? format_fixed(row.busbw_gbps(report.gpus), 2) : "-",
                      row.verdict == Verdict::pass ? "pass" : "FAIL"});
   auto print_table = [&](const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& body) {
     std::vector<std::size_t> widths(head.size());
@@ -121,11 +128,11 @@ std::string render_json(const SweepReport& report) {
   json["chapter"] = {{"id", "11"}, {"name", "multigpu"}, {"title", report.chapter_title}};
   json["device"] = {{"name", report.devices.empty() ? std::string() : report.devices.front()}};
   json["n"] = report.rows.empty() ? 0 : report.rows.back().n;
-  json["problem"] = "allreduce";
+  json["problem"] = report.problem;
   json["devices"] = report.devices;
   json["gpus"] = report.gpus;
   json["element_type"] = report.element_type;
-  json["bus_factor"] = allreduce_bus_factor(report.gpus);
+  if (has_bus_bandwidth(report)) json["bus_factor"] = allreduce_bus_factor(report.gpus);
   json["command"] = report.command;
   json["date"] = report.date;
   json["seed"] = report.seed;
@@ -145,7 +152,7 @@ std::string render_json(const SweepReport& report) {
       item["min_ms"] = row.time->min_ms;
       item["max_ms"] = row.time->max_ms;
       item["algbw_gbps"] = row.algbw_gbps();
-      item["busbw_gbps"] = row.busbw_gbps(report.gpus);
+      if (has_bus_bandwidth(report)) item["busbw_gbps"] = row.busbw_gbps(report.gpus);
     } else
       item["median_ms"] = nullptr;
     if (!row.detail.empty()) item["detail"] = row.detail;

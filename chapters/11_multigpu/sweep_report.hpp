@@ -40,6 +40,10 @@ struct StageFit {
 /// Everything a run reports.
 struct SweepReport {
   std::string chapter_title;
+  /// The problem, as --problem names it: "allreduce" (bus bandwidth applies), "scan" or "sort".
+  std::string problem = "allreduce";
+  /// The table's heading, before " of <element type>": e.g. "all-reduce (sum)".
+  std::string heading = "all-reduce (sum)";
   std::vector<std::string> devices;  ///< each GPU's name, in team order
   int gpus = 1;
   std::string element_type;

@@ -234,6 +234,29 @@ TEST_CASE("the report: algbw = bytes / time, busbw = algbw x 2(G-1)/G, and a fit
   CHECK(json.find("\"check\": \"PASS\"") != std::string::npos);
 }
 
+TEST_CASE("a scan or sort report is titled by its problem and has no bus bandwidth") {
+  SweepReport report;
+  report.problem = "sort";
+  report.heading = "sort";
+  report.gpus = 2;
+  report.element_type = "uint32";
+  Measurement row;
+  row.number = 1;
+  row.stage = "sample-sort";
+  row.bytes = 1u << 20;
+  row.n = row.bytes / 4;
+  row.time = TimingStats{1.0, 1.0, 1.0, 1};
+  report.rows.push_back(row);
+  const std::string markdown = render_sweep(report, Format::markdown);
+  CHECK(markdown.find("**sort of uint32 on 2 GPUs**") != std::string::npos);
+  CHECK(markdown.find("all-reduce") == std::string::npos);
+  CHECK(markdown.find("busbw does not apply") != std::string::npos);
+  const std::string json = render_sweep(report, Format::json);
+  CHECK(json.find("\"problem\": \"sort\"") != std::string::npos);
+  CHECK(json.find("busbw_gbps") == std::string::npos);
+  CHECK(json.find("\"algbw_gbps\"") != std::string::npos);
+}
+
 TEST_CASE("the table: rows in teaching order, the library last, traits set in each stage's file") {
   const std::vector<AllReduceStage>& table = allreduce_stages();
   REQUIRE(table.size() >= 2);

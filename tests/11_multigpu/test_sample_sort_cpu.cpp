@@ -39,8 +39,11 @@ std::vector<std::uint32_t> concatenated(const SortReplay& replay) {
   return all;
 }
 
-void check_sorts(const std::vector<std::uint32_t>& keys, int gpus, int samples) {
-  const SortReplay replay = replay_sample_sort(keys, gpus, samples);
+/// A sort's CPU replay (stage 1's or stage 2's).
+using Replay = SortReplay (*)(const std::vector<std::uint32_t>&, int, int);
+
+void check_sorts(const std::vector<std::uint32_t>& keys, int gpus, int samples, Replay replay_of = replay_sample_sort) {
+  const SortReplay replay = replay_of(keys, gpus, samples);
   std::vector<std::uint32_t> expected = keys;
   std::sort(expected.begin(), expected.end());
   CHECK(concatenated(replay) == expected);
@@ -187,6 +190,58 @@ TEST_CASE("skewed inputs: few distinct keys, sorted, reversed, one repeated key 
       check_sorts(*keys, gpus, 64);
       // equal keys are split by global position, so even one repeated key spreads evenly
       CHECK(load_balance(replay_sample_sort(*keys, gpus, 64).plan) < 1.1);
+    }
+  }
+}
+
+TEST_CASE("stratified samples: one inside each slice, distinct and in order") {
+  for (std::size_t count : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{100003}, std::size_t{1} << 20})
+    for (std::size_t samples : {std::size_t{1}, std::size_t{3}, std::size_t{64}, kLocalSamples}) {
+      if (samples > count) continue;
+      std::size_t previous = 0;
+      for (std::size_t i = 0; i < samples; ++i) {
+        const std::size_t position = stratified_position(count, samples, i);
+        CHECK(position >= i * count / samples);
+        CHECK(position < (i + 1) * count / samples);
+        if (i > 0) CHECK(position > previous);
+        previous = position;
+      }
+    }
+}
+
+TEST_CASE("a key's bucket is where bucket_boundary cuts a sorted part") {
+  const std::vector<std::uint32_t> keys = few_keys(5003, 5, 3);
+  std::vector<std::uint32_t> sorted = keys;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t global_first = 1000;
+  const std::vector<std::uint64_t> splitters{pack_sample(1007, 2500), pack_sample(1014, 2000), pack_sample(1028, 0)};
+  for (std::size_t j = 0; j < splitters.size(); ++j) {
+    const std::size_t boundary = bucket_boundary(sorted.data(), sorted.size(), global_first, splitters[j]);
+    for (std::size_t i = 0; i < sorted.size(); ++i)
+      CHECK((bucket_of(sorted[i], global_first + i, splitters.data(), 3) > static_cast<int>(j)) == (i >= boundary));
+  }
+  CHECK(bucket_of(5, 0, splitters.data(), 0) == 0);
+}
+
+TEST_CASE("the replayed partition-first sort sorts every input class for 1 to 8 GPUs, balanced") {
+  for (int gpus = 1; gpus <= kMaxGpus; ++gpus) {
+    const std::vector<std::uint32_t> keys = uniform_keys(300007, static_cast<std::uint32_t>(gpus));
+    check_sorts(keys, gpus, 64, replay_partition_sort);
+    CHECK(load_balance(replay_partition_sort(keys, gpus, 64).plan) < 1.1);
+    for (std::size_t n :
+         {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{7}, std::size_t{9}, std::size_t{1001}})
+      for (int samples : {1, 3, 64})
+        check_sorts(uniform_keys(n, static_cast<std::uint32_t>(n)), gpus, samples, replay_partition_sort);
+  }
+  for (int gpus : {2, 3, 4, 8}) {
+    std::vector<std::uint32_t> sorted = uniform_keys(50001, 5);
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<std::uint32_t> reversed(sorted.rbegin(), sorted.rend());
+    std::vector<std::uint32_t> one_key(50001, 0x9e3779b9u);
+    std::vector<std::uint32_t> few = few_keys(50001, 3, 11);
+    for (const std::vector<std::uint32_t>* keys : {&sorted, &reversed, &one_key, &few}) {
+      check_sorts(*keys, gpus, 64, replay_partition_sort);
+      CHECK(load_balance(replay_partition_sort(*keys, gpus, 64).plan) < 1.1);
     }
   }
 }

@@ -35,6 +35,9 @@
 namespace stepwise::multigpu {
 namespace {
 
+/// The phases this row times, in order (events at each start and after the last).
+enum Phase { kLocalSort, kSamples, kCounts, kExchange, kMerge, kPhases };
+
 /// A sorted run of keys in a buffer of GPU d.
 struct Run {
   std::size_t offset = 0;
@@ -196,7 +199,7 @@ void launch(const SortOperands& ops, const LaunchShape&) {
       runs.push_back({plan.recv_offsets[d * g_count + g], plan.counts[g * g_count + d]});
     outcome.outputs[d] = merge_tree(std::move(runs), memory.received.data(), memory.merged.data(), memory.temp.data(),
                                     memory.temp.size(), stream);
-    STEPWISE_CUDA_CHECK(cudaEventRecord(workspace.event(static_cast<int>(d), kSortPhases), stream));
+    STEPWISE_CUDA_CHECK(cudaEventRecord(workspace.event(static_cast<int>(d), kPhases), stream));
   }
 }
 
@@ -209,6 +212,12 @@ SortStage sample_sort() {
   stage.launch = launch;
   stage.synchronizes = true;  // the count matrix comes back to the host for NCCL's send/recv counts
   stage.options = {"--samples"};
+  stage.traits.phases = {{"local sort", false},
+                         {"samples", true},
+                         {"splitters and counts", true},
+                         {"bucket exchange", true},
+                         {"merge", false}};
+  stage.traits.replay = replay_sample_sort;
   return stage;
 }
 

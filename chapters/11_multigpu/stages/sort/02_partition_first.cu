@@ -1,0 +1,367 @@
+// Sort stage 2, partition first: the exchange runs while each GPU sorts the keys it keeps.
+//
+// Changed from stage 1: the order of the work. Stage 1 sorts all of a part before it knows where
+// any key goes, so the links idle through the local sort and the SMs idle through the exchange:
+// its time is sort + exchange + merge. Here the splitters come first, from samples of the
+// unsorted parts: each GPU draws kLocalSamples (key, position) samples, one at a hashed position
+// in each of as many equal slices of its part (stratified, so no period of the input lines up with
+// them), sorts them with CUB and keeps s regular ones of the sorted samples; the G * s travel by
+// ncclAllGather and one block picks the G - 1 splitters, as in stage 1. One pass then splits the
+// part into its G buckets (each key's bucket is the number of splitters not above it; warp ballots
+// rank the keys of a bucket within a warp, one atomic per block of 16,384 keys and bucket claims
+// their place: with a claim per 2,048 keys, the claims on the same G counters, serialized in L2,
+// took the pass from about 1 ms to about 3 ms for 2^29 keys on an H200), and
+// the count matrix goes to the host, which NCCL's send counts need. Then the exchange and the sort
+// of the bucket the GPU keeps run at once, on two streams: the links carry (G - 1)/G of the part
+// while the SMs sort the other 1/G. After both, each GPU sorts the keys it received and merges them
+// with its own sorted bucket. Its time is partition + max(exchange, sort of 1/G) + sort of the
+// received keys + merge: the partition pass (one read, one write) buys the overlap of the exchange
+// with a sort. The buckets of stage 1 are cut at regular samples of sorted parts; here they are cut
+// at regular samples of 2^16 sorted samples a GPU, so they are as even within a fraction of a
+// percent on the inputs the chapter measures (the report prints max/mean).
+#include <cub/device/device_merge.cuh>
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "host/check.hpp"
+#include "nccl_check.hpp"
+#include "sample_sort.hpp"
+#include "sort.cuh"
+#include "sort.hpp"
+
+namespace stepwise::multigpu {
+namespace {
+
+/// The phases this row times, in order (events at each start and after the last).
+enum Phase { kSamples, kPartition, kExchange, kReceivedSort, kMerge, kPhases };
+
+/// The partition's tile: NT threads, VT keys each per step, kPartitionSweeps steps (16,384 keys a
+/// block, so that a part of 2^29 keys costs 32,768 claims per bucket).
+constexpr int kPartitionThreads = 256;
+constexpr int kPartitionItems = 8;
+constexpr int kPartitionSweeps = 8;
+/// Threads of the small sample kernels.
+constexpr int kSampleThreads = 256;
+
+/// Thread i writes the (key, global position) of sample i of @p samples of the unsorted part
+/// @p part[0, count) (first global position @p global_first) to @p out[i]: stratified_position.
+__global__ void draw_stratified_samples(const std::uint32_t* part, std::size_t count, std::size_t samples,
+                                        std::size_t global_first, std::uint64_t* out) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= samples) return;
+  const std::size_t position = stratified_position(count, samples, i);
+  out[i] = pack_sample(part[position], global_first + position);
+}
+
+/// Thread i writes regular sample i of @p samples of the @p count sorted samples @p sorted to
+/// @p out[i], or kNoSample when there are none (an empty part).
+__global__ void pick_regular_samples(const std::uint64_t* sorted, std::size_t count, int samples, std::uint64_t* out) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= samples) return;
+  out[i] = count == 0 ? kNoSample : sorted[sample_position(count, samples, i)];
+}
+
+/// One block: rank-sorts the @p slots gathered samples and writes the @p gpus - 1 splitters to
+/// @p splitters (kNoSample when no slot holds a sample: every key then falls in bucket 0).
+__global__ void __launch_bounds__(kMaxSampleSlots)
+    pick_splitters(const std::uint64_t* samples, int slots, int gpus, std::uint64_t* splitters) {
+  __shared__ std::uint64_t gathered[kMaxSampleSlots];
+  __shared__ std::uint64_t ordered[kMaxSampleSlots];
+  __shared__ int valid;
+  order_gathered_samples(samples, slots, gathered, ordered, &valid);
+  const int j = static_cast<int>(threadIdx.x);
+  if (j + 1 < gpus)
+    splitters[j] = valid > 0 ? ordered[splitter_rank(j + 1, static_cast<std::size_t>(valid), gpus)] : kNoSample;
+}
+
+/// Splits @p part[0, count) (first global position @p global_first) into the @p gpus buckets the
+/// @p gpus - 1 @p splitters define: bucket d goes to @p buckets + d * @p capacity, at the place
+/// @p fill[d] hands out (fill[d] ends as bucket d's size). Each warp takes 32 x VT x SWEEPS
+/// consecutive keys, 32 at a time, twice: the first sweep counts the warp's keys of each bucket
+/// (one ballot per bucket and step), one atomic per block and bucket then claims the block's
+/// place, and the second sweep reads the keys again (from L2: the block read them a moment ago),
+/// ranks each among the warp's keys of its bucket with the same ballots, and stores it, so that
+/// a warp's keys of one bucket are stored side by side. The two sweeps exist for the atomics:
+/// every claim on the same G counters is serialized in L2, so a block claims once for a large
+/// tile. The order within a bucket is the order in which blocks claim, which the sort that
+/// follows makes irrelevant.
+template <int NT, int VT, int SWEEPS>
+__global__ void __launch_bounds__(NT)
+    partition_into_buckets(const std::uint32_t* __restrict__ part, std::size_t count, std::size_t global_first,
+                           const std::uint64_t* __restrict__ splitters, int gpus, std::uint32_t* __restrict__ buckets,
+                           std::size_t capacity, unsigned long long* fill) {
+  constexpr int kWarps = NT / 32;
+  __shared__ std::uint64_t cuts[kMaxGpus];
+  __shared__ unsigned warp_counts[kWarps][kMaxGpus];
+  __shared__ unsigned long long warp_starts[kWarps][kMaxGpus];
+  if (static_cast<int>(threadIdx.x) + 1 < gpus) cuts[threadIdx.x] = splitters[threadIdx.x];
+  __syncthreads();
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned lanes_below = (1u << lane) - 1u;
+  const std::size_t first = (static_cast<std::size_t>(blockIdx.x) * kWarps + warp) * (32 * VT * SWEEPS) + lane;
+  // Loads VT keys of sweep step s and finds their buckets (-1 past the end).
+  auto load = [&](int s, std::uint32_t(&key)[VT], int(&bucket)[VT]) {
+#pragma unroll
+    for (int i = 0; i < VT; ++i) {
+      const std::size_t index = first + static_cast<std::size_t>(s * VT + i) * 32;
+      key[i] = index < count ? part[index] : 0u;
+    }
+#pragma unroll
+    for (int i = 0; i < VT; ++i) {
+      const std::size_t index = first + static_cast<std::size_t>(s * VT + i) * 32;
+      bucket[i] = index < count ? bucket_of(key[i], global_first + index, cuts, gpus - 1) : -1;
+    }
+  };
+  std::uint32_t key[VT];
+  int bucket[VT];
+  unsigned running[kMaxGpus] = {};
+  for (int s = 0; s < SWEEPS; ++s) {
+    load(s, key, bucket);
+#pragma unroll
+    for (int i = 0; i < VT; ++i)
+#pragma unroll
+      for (int d = 0; d < kMaxGpus; ++d) {
+        if (d >= gpus) break;
+        running[d] += __popc(__ballot_sync(0xffffffffu, bucket[i] == d));
+      }
+  }
+  if (lane == 0)
+#pragma unroll
+    for (int d = 0; d < kMaxGpus; ++d)
+      if (d < gpus) warp_counts[warp][d] = running[d];
+  __syncthreads();
+  const int d = static_cast<int>(threadIdx.x);
+  if (d < gpus) {
+    unsigned long long total = 0;
+    for (int w = 0; w < kWarps; ++w) total += warp_counts[w][d];
+    unsigned long long start = total > 0 ? atomicAdd(fill + d, total) : 0ull;
+    for (int w = 0; w < kWarps; ++w) {
+      warp_starts[w][d] = start;
+      start += warp_counts[w][d];
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int b = 0; b < kMaxGpus; ++b) running[b] = 0;
+  for (int s = 0; s < SWEEPS; ++s) {
+    load(s, key, bucket);
+#pragma unroll
+    for (int i = 0; i < VT; ++i) {
+      unsigned rank = 0;
+#pragma unroll
+      for (int b = 0; b < kMaxGpus; ++b) {
+        if (b >= gpus) break;
+        const unsigned mates = __ballot_sync(0xffffffffu, bucket[i] == b);
+        if (bucket[i] == b) rank = running[b] + __popc(mates & lanes_below);
+        running[b] += __popc(mates);
+      }
+      if (bucket[i] >= 0)
+        buckets[static_cast<std::size_t>(bucket[i]) * capacity + warp_starts[warp][bucket[i]] + rank] = key[i];
+    }
+  }
+}
+
+/// The samples a GPU draws from a part of @p count keys.
+std::size_t local_samples(std::size_t count) { return std::min(count, kLocalSamples); }
+
+void launch(const SortOperands& ops, const LaunchShape&) {
+  const DeviceTeam& team = *ops.team;
+  SortWorkspace& workspace = *ops.workspace;
+  const int gpus = team.size();
+  const std::size_t n = workspace.n();
+  const int samples = workspace.samples();
+  if (workspace.gpus() != gpus || ops.parts.size() != static_cast<std::size_t>(gpus) || ops.n != n)
+    throw std::invalid_argument("the sort workspace, the team and the parts disagree on the GPUs or n");
+  const std::size_t g_count = static_cast<std::size_t>(gpus);
+  const std::size_t capacity = part_size(n, gpus, 0);
+
+  // 1. Samples of each unsorted part, sorted; s regular ones of them all-gathered.
+  for (int g = 0; g < gpus; ++g) {
+    const ScopedDevice device(g);
+    SortGpuMemory& memory = workspace.memory(g);
+    const cudaStream_t stream = team.stream(g);
+    const std::size_t count = part_size(n, gpus, g);
+    const std::size_t drawn = local_samples(count);
+    STEPWISE_CUDA_CHECK(cudaEventRecord(workspace.event(g, kSamples), stream));
+    if (drawn > 0) {
+      draw_stratified_samples<<<static_cast<unsigned>((drawn + kSampleThreads - 1) / kSampleThreads), kSampleThreads, 0,
+                                stream>>>(ops.parts[static_cast<std::size_t>(g)], count, drawn, part_begin(n, gpus, g),
+                                          memory.local_samples.data());
+      STEPWISE_CHECK_LAUNCH();
+      std::size_t bytes = memory.temp.size();
+      STEPWISE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(memory.temp.data(), bytes, memory.local_samples.data(),
+                                                         memory.sorted_samples.data(), drawn, 0, 64, stream));
+    }
+    pick_regular_samples<<<1, (samples + 31) / 32 * 32, 0, stream>>>(
+        memory.sorted_samples.data(), drawn, samples, memory.samples.data() + static_cast<std::size_t>(g * samples));
+    STEPWISE_CHECK_LAUNCH();
+  }
+  STEPWISE_NCCL_CHECK(ncclGroupStart());
+  for (int g = 0; g < gpus; ++g) {
+    std::uint64_t* slots = workspace.memory(g).samples.data();
+    STEPWISE_NCCL_CHECK(ncclAllGather(slots + static_cast<std::size_t>(g * samples), slots,
+                                      static_cast<std::size_t>(samples), ncclUint64,
+                                      ops.comms[static_cast<std::size_t>(g)], team.stream(g)));
+  }
+  STEPWISE_NCCL_CHECK(ncclGroupEnd());
+
+  // 2. Splitters, the partition into buckets (counted as it goes), the count matrix to the host.
+  for (int g = 0; g < gpus; ++g) {
+    const ScopedDevice device(g);
+    SortGpuMemory& memory = workspace.memory(g);
+    const cudaStream_t stream = team.stream(g);
+    const std::size_t count = part_size(n, gpus, g);
+    STEPWISE_CUDA_CHECK(cudaEventRecord(workspace.event(g, kPartition), stream));
+    const int slots = gpus * samples;
+    pick_splitters<<<1, (std::max(slots, gpus) + 31) / 32 * 32, 0, stream>>>(memory.samples.data(), slots, gpus,
+                                                                             memory.splitters.data());
+    STEPWISE_CHECK_LAUNCH();
+    std::uint64_t* row = memory.counts.data() + g * g_count;
+    STEPWISE_CUDA_CHECK(cudaMemsetAsync(row, 0, g_count * sizeof(std::uint64_t), stream));
+    if (count > 0) {
+      constexpr std::size_t kTile = std::size_t{kPartitionThreads} * kPartitionItems * kPartitionSweeps;
+      partition_into_buckets<kPartitionThreads, kPartitionItems, kPartitionSweeps>
+          <<<static_cast<unsigned>((count + kTile - 1) / kTile), kPartitionThreads, 0, stream>>>(
+              ops.parts[static_cast<std::size_t>(g)], count, part_begin(n, gpus, g), memory.splitters.data(), gpus,
+              memory.buckets.data(), capacity, reinterpret_cast<unsigned long long*>(row));
+      STEPWISE_CHECK_LAUNCH();
+    }
+  }
+  STEPWISE_NCCL_CHECK(ncclGroupStart());
+  for (int g = 0; g < gpus; ++g) {
+    std::uint64_t* counts = workspace.memory(g).counts.data();
+    STEPWISE_NCCL_CHECK(ncclAllGather(counts + g * g_count, counts, g_count, ncclUint64,
+                                      ops.comms[static_cast<std::size_t>(g)], team.stream(g)));
+  }
+  STEPWISE_NCCL_CHECK(ncclGroupEnd());
+  for (int g = 0; g < gpus; ++g) {
+    const ScopedDevice device(g);
+    STEPWISE_CUDA_CHECK(cudaMemcpyAsync(workspace.host_counts(g), workspace.memory(g).counts.data(),
+                                        g_count * g_count * sizeof(std::uint64_t), cudaMemcpyDeviceToHost,
+                                        team.stream(g)));
+  }
+  for (int g = 0; g < gpus; ++g) STEPWISE_CUDA_CHECK(cudaStreamSynchronize(team.stream(g)));
+  const std::vector<std::uint64_t> counts(workspace.host_counts(0), workspace.host_counts(0) + g_count * g_count);
+  for (int g = 1; g < gpus; ++g)
+    if (!std::equal(counts.begin(), counts.end(), workspace.host_counts(g)))
+      throw std::runtime_error("the GPUs gathered different bucket counts");
+  SortOutcome& outcome = *ops.outcome;
+  outcome.plan = make_exchange_plan(counts, gpus);
+
+  // 3. The exchange on the first stream, the sort of the own bucket on the second, at once.
+  // others[d]: the keys GPU d receives from the other GPUs, stored in sender order from 0.
+  std::vector<std::size_t> others(g_count, 0);
+  for (int g = 0; g < gpus; ++g) {
+    const ScopedDevice device(g);
+    SortGpuMemory& memory = workspace.memory(g);
+    const cudaStream_t stream = team.stream(g);
+    const cudaStream_t side = workspace.side_stream(g);
+    STEPWISE_CUDA_CHECK(cudaEventRecord(workspace.event(g, kExchange), stream));
+    STEPWISE_CUDA_CHECK(cudaStreamWaitEvent(side, workspace.event(g, kExchange), 0));
+    const std::size_t own = counts[static_cast<std::size_t>(g) * g_count + static_cast<std::size_t>(g)];
+    if (own > 0) {
+      std::size_t bytes = memory.side_temp.size();
+      STEPWISE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(memory.side_temp.data(), bytes,
+                                                         memory.buckets.data() + static_cast<std::size_t>(g) * capacity,
+                                                         memory.sorted.data(), own, 0, 32, side));
+    }
+    STEPWISE_CUDA_CHECK(cudaEventRecord(workspace.side_done(g), side));
+  }
+  STEPWISE_NCCL_CHECK(ncclGroupStart());
+  for (std::size_t g = 0; g < g_count; ++g) {
+    SortGpuMemory& memory = workspace.memory(static_cast<int>(g));
+    for (std::size_t d = 0; d < g_count; ++d) {
+      if (d == g) continue;
+      const std::uint64_t sent = counts[g * g_count + d];
+      if (sent > 0)
+        STEPWISE_NCCL_CHECK(ncclSend(memory.buckets.data() + d * capacity, sent, ncclUint32, static_cast<int>(d),
+                                     ops.comms[g], team.stream(static_cast<int>(g))));
+      const std::uint64_t received = counts[d * g_count + g];
+      if (received > 0)
+        STEPWISE_NCCL_CHECK(ncclRecv(memory.received.data() + others[g], received, ncclUint32, static_cast<int>(d),
+                                     ops.comms[g], team.stream(static_cast<int>(g))));
+      others[g] += received;
+    }
+  }
+  STEPWISE_NCCL_CHECK(ncclGroupEnd());
+
+  // 4. The received keys sorted; 5. merged with the own bucket.
+  outcome.outputs.resize(g_count);
+  for (std::size_t g = 0; g < g_count; ++g) {
+    const ScopedDevice device(static_cast<int>(g));
+    SortGpuMemory& memory = workspace.memory(static_cast<int>(g));
+    const cudaStream_t stream = team.stream(static_cast<int>(g));
+    STEPWISE_CUDA_CHECK(cudaStreamWaitEvent(stream, workspace.side_done(static_cast<int>(g)), 0));
+    STEPWISE_CUDA_CHECK(cudaEventRecord(workspace.event(static_cast<int>(g), kReceivedSort), stream));
+    if (others[g] > 0) {
+      std::size_t bytes = memory.temp.size();
+      STEPWISE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(memory.temp.data(), bytes, memory.received.data(),
+                                                         memory.merged.data(), others[g], 0, 32, stream));
+    }
+    STEPWISE_CUDA_CHECK(cudaEventRecord(workspace.event(static_cast<int>(g), kMerge), stream));
+    const std::size_t own = counts[g * g_count + g];
+    if (own > 0 && others[g] > 0) {
+      std::size_t bytes = memory.temp.size();
+      STEPWISE_CUDA_CHECK(cub::DeviceMerge::MergeKeys(
+          memory.temp.data(), bytes, memory.sorted.data(), static_cast<::cuda::std::int64_t>(own), memory.merged.data(),
+          static_cast<::cuda::std::int64_t>(others[g]), memory.received.data(), ::cuda::std::less<std::uint32_t>{},
+          stream));
+      outcome.outputs[g] = memory.received.data();
+    } else {
+      outcome.outputs[g] = own > 0 ? memory.sorted.data() : memory.merged.data();
+    }
+    STEPWISE_CUDA_CHECK(cudaEventRecord(workspace.event(static_cast<int>(g), kPhases), stream));
+  }
+}
+
+}  // namespace
+
+std::size_t partition_sort_temp_bytes(std::size_t part, std::size_t n) {
+  std::size_t samples_bytes = 0;
+  std::size_t sort_bytes = 0;
+  std::size_t merge_bytes = 0;
+  if (part > 0)
+    STEPWISE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, samples_bytes,
+                                                       static_cast<const std::uint64_t*>(nullptr),
+                                                       static_cast<std::uint64_t*>(nullptr), local_samples(part)));
+  if (n > 0) {
+    STEPWISE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, sort_bytes, static_cast<const std::uint32_t*>(nullptr),
+                                                       static_cast<std::uint32_t*>(nullptr), n));
+    STEPWISE_CUDA_CHECK(cub::DeviceMerge::MergeKeys(
+        nullptr, merge_bytes, static_cast<const std::uint32_t*>(nullptr), static_cast<::cuda::std::int64_t>(n - n / 2),
+        static_cast<const std::uint32_t*>(nullptr), static_cast<::cuda::std::int64_t>(n / 2),
+        static_cast<std::uint32_t*>(nullptr), ::cuda::std::less<std::uint32_t>{}));
+  }
+  return std::max<std::size_t>({samples_bytes, sort_bytes, merge_bytes, 1});
+}
+
+std::size_t partition_sort_side_temp_bytes(std::size_t part) {
+  std::size_t bytes = 0;
+  if (part > 0)
+    STEPWISE_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, static_cast<const std::uint32_t*>(nullptr),
+                                                       static_cast<std::uint32_t*>(nullptr), part));
+  return std::max<std::size_t>(bytes, 1);
+}
+
+SortStage partition_first_sort() {
+  SortStage stage;
+  stage.name = "partition-first";
+  stage.lesson =
+      "splitters from samples of the unsorted parts, one partition pass, the exchange overlapped with "
+      "the sort of the bucket each GPU keeps";
+  stage.launch = launch;
+  stage.synchronizes = true;  // the count matrix comes back to the host for NCCL's send/recv counts
+  stage.options = {"--samples"};
+  stage.traits.phases = {{"samples", true},
+                         {"splitters, partition and counts", true},
+                         {"exchange while the kept bucket sorts", true},
+                         {"sort of the received keys", false},
+                         {"merge", false}};
+  stage.traits.replay = replay_partition_sort;
+  return stage;
+}
+
+}  // namespace stepwise::multigpu
