@@ -1,49 +1,70 @@
-// Radix stage 5, tuned Onesweep: each warp counts and ranks its own slice of the tile in one
-// sweep with no atomics and no barrier, the tile publishes its digit counts before it looks back,
-// tiles are larger, and the histogram kernel reads 16 bytes at a time into several histograms.
+// Radix stage 5, tuned Onesweep: each warp counts the digits of its own slice of the tile into
+// its own counters, then ranks the slice with no barrier between keys; the tile publishes its
+// digit counts before it looks back; a full tile tests no key against the end of the input;
+// tiles are larger; and the histogram kernel reads 16 bytes at a time into several histograms.
 //
-// Changed from stage 4, seven things, each a variant row that undoes it:
+// Changed from stage 4, ten things, each a variant row that undoes it:
 // - Warp counts. Warp w loads its own contiguous slice of 32 x VT keys (32 lanes, consecutive
-//   addresses: coalesced) and walks it in input order: the lanes holding the same digit find
-//   each other with eight ballots (below), the lowest of them adds their number to the warp's own
-//   counter of that digit (256 counters a warp, touched by no other warp: a plain read and
-//   write, no atomic), and each key's rank in its warp is the counter before the add plus its
-//   peers below it. One walk over the warps per digit (thread d) then gives both the tile's count
-//   of digit d and where each warp's keys of digit d start. The variant counts first with
-//   block-wide atomics on one shared histogram, where the keys of all twelve warps meet on the
-//   same 256 counters, and ranks in a second sweep: more shared-memory instructions per key, and
-//   the short-scoreboard stalls (warps waiting on shared memory) that Nsight Compute shows.
-// - Ballots, not the match instruction. Stage 4 finds a key's peers (the lanes of its warp with
-//   the same digit) with __match_any_sync; here one __ballot_sync per digit bit, each lane ANDing
-//   the ballot or its complement (peers_by_bit_ballots in common/device/warp_aggregate.cuh, as
-//   cub::BlockRadixRankMatchEarlyCounts does). The match instruction is a long multi-cycle
-//   instruction whose result the warp waits for (short-scoreboard stalls); eight votes issue back
-//   to back. The variant row keeps __match_any_sync.
+//   addresses: coalesced) and adds each key's digit to the warp's own counter of it (256
+//   counters a warp, touched by no other warp), one shared atomic per key; the compiler merges
+//   the lanes of one atomic instruction that add to the same counter (ATOMS.POPC.INC). One walk
+//   over the warps per digit (thread d) then gives both the tile's count of digit d and where
+//   each warp's keys of digit d start in the sorted tile, and a second sweep over the slice, in
+//   input order, ranks each key: the lanes holding the same digit find each other (below), one
+//   of them adds their number to the warp's counter of that digit, and a key's place is the
+//   counter before the add plus its peers below it. This is cub::BlockRadixRankMatchEarlyCounts'
+//   scheme. The variant counts with block-wide atomics on one shared histogram, where the keys
+//   of all twelve warps meet on the same 256 counters: the short-scoreboard stalls (warps
+//   waiting on shared memory) that Nsight Compute shows.
+// - Counts first. The variant ranks in the counting sweep and completes each place by a second
+//   look at the counters once the warps' starts are known; until then the place register holds
+//   the key's digit in its high half and its rank in its warp below, so that no register array
+//   holds the digits. Counting first costs an atomic per key, about five instructions with its
+//   digit, and saves the packing, the unpacking and the second look: the kernel's code is 64
+//   instructions shorter at 384 x 16 (1,584 against 1,648).
+// - PTX votes. A key's peers (the lanes of its warp with the same digit) are eight votes, one
+//   per digit bit, each lane ANDing the ballot or its complement. Written in C++
+//   (peers_by_bit_ballots in common/device/warp_aggregate.cuh) the compiler computes each bit
+//   twice, as the vote's predicate and as an all-ones-or-zero mask for the complement; written
+//   in PTX as CUB writes it (peers_by_bit_votes), it tests the digit's bits into predicates with
+//   one instruction and each bit costs three: the vote, a not under the predicate, an and. The
+//   highest peer leads (31 - clz is one instruction, ffs two) and adds the peers' number with one
+//   shared atomic that returns the count before it, where the variant's lowest peer reads the
+//   counter, writes it and waits at a __syncwarp. The variant's code is 488 instructions longer
+//   at 384 x 16 (2,072), 30 a key.
+// - Votes, not the match instruction. Stage 4 finds the peers with __match_any_sync, a long
+//   multi-cycle instruction whose result the warp waits for (short-scoreboard stalls); the
+//   eight votes issue back to back. The variant row keeps __match_any_sync.
 // - Early counts. Stage 4 publishes a tile's count of each digit only once every key knows its
 //   place. Here thread d publishes the moment the walk has summed the warps, before the scan of
 //   the counts and the look-back: the tiles behind find it sooner.
 // - Warp ranking. Stage 4 ranks VT rounds of NT keys, each round four block barriers and a walk
-//   over the warps per digit; the sweep above needs a handful of barriers per tile, however many
+//   over the warps per digit; the sweeps above need a handful of barriers per tile, however many
 //   keys a thread holds. (This variant counts with the shared histogram too.)
+// - Full tiles. Only the last tile is ragged. A full one loads and writes its keys with no test
+//   against the end of the input, and each digit's output address is kept in shared memory as a
+//   pointer, so that a key's address is that pointer plus its 32-bit place in the tile (one
+//   multiply-add) where the variant adds 64-bit places (four instructions) and tests and
+//   branches around every key. The last tile is padded with last_key<K>(), whose digit is the
+//   largest, so that the padding ranks after every real key and needs no test in the ranking.
 // - Bigger tiles. Stage 4's tile is 256 x 8 keys; a digit's run within a tile is then about 8
 //   keys, so most stores of the write-out fill part of a 32-byte sector. With 384 x 16 keys of
-//   4 bytes or 256 x 16 of 8 bytes the runs are three or two times as long, the per-tile costs (ticket, look-back,
-//   barriers) are paid for more keys, and there are fewer statuses to clear and walk. Each key size has its own tile,
-//   one of
-//   --sweep's. A key's digit is never kept in a register array: until the warps' offsets are
-//   known, the place register holds the digit in its high half, and the write-out reads it from
-//   the sorted key. The last tile is padded with last_key<K>(), whose digit is the largest, so
-//   that the padding ranks after every real key and needs no test in the ranking.
+//   4 bytes or 256 x 16 of 8 bytes the runs are three or two times as long, the per-tile costs
+//   (ticket, look-back, barriers) are paid for more keys, and there are fewer statuses to clear
+//   and walk. Each key size has its own tile, one of --sweep's.
 // - Three blocks per SM. Left to itself the compiler gives the pass kernel of the default tile
 //   80 registers a thread, so two blocks fit an SM. A tile spends much of its time waiting: on
 //   its loads, on barriers, on the look-back of its predecessors. __launch_bounds__ asks for three
 //   blocks, 56 registers a thread, a half more warps to cover those waits; the variant row (two
-//   blocks) weighs the two. At 56 registers the default tile of uint32 keys spills nothing
-//   (`cuobjdump -res-usage` on the object shows STACK:0); 384 x 19, cub::DeviceRadixSort's tile
-//   on sm_90, spills 48 bytes a thread (96 with values), so it is one of --sweep's tiles, not the
-//   default. Sorts of keys and of pairs run different instantiations of the pass kernel
-//   (kPairs), so that the keys-only kernel does not hold the keys' places in registers after
-//   the keys are written.
+//   blocks) weighs the two. At 56 registers the keys-only kernels of the default tile and of
+//   384 x 19 (cub::DeviceRadixSort's tile on sm_90, one of --sweep's) spill nothing
+//   (`cuobjdump -res-usage` on the object shows STACK:0); the default tile with values spills
+//   one register (8 bytes a thread, two stores and two loads a tile). The second sweep reads
+//   each key's digit through an empty asm statement, so that the compiler recomputes it rather
+//   than keeping the counting sweep's sixteen counter addresses in registers across the
+//   barriers (at 384 x 19 those spilled 144 bytes). Sorts of keys and of pairs run different
+//   instantiations of the pass kernel (kPairs), so that the keys-only kernel does not hold the
+//   keys' places in registers after the keys are written.
 // - The histogram kernel. Stage 4's reads one key at a time and adds each digit to one shared
 //   histogram per block; this one reads 16 bytes at a time (two loads in flight) and gives
 //   each block four histograms, lane l adding to copy l % 4, so that fewer lanes of one atomic
@@ -51,6 +72,14 @@
 // The digit starts and the write-out are stage 4's: the tile sorted by digit in shared memory,
 // then written with consecutive threads on consecutive places of a digit's run. Values are
 // loaded only once the keys are written, each straight into its place in the same shared memory.
+//
+// Instructions, counted statically in the SASS (`cuobjdump -sass`, sm_90, CUDA 13.0) of the
+// pass kernel for uint32 keys at 384 x 16: what one thread of a full tile runs, not a measured
+// count. Before these changes (ballots in C++, one sweep, a bounds test per key) about 2,020:
+// 77 a key for the loads and the sweep, 18 a key for the write-out. Now about 1,270: 1.4 a key
+// for the loads, 5.5 for the count, 41 for the ranking (of them 25 for the votes), 8 for the
+// write-out. CUB's pass kernel (DeviceRadixSortOnesweepKernel, 384 x 19) spends about 4 a key
+// counting and 40 ranking, in the same shape of code.
 #include <cuda/atomic>
 
 #include "algorithm/lookback.hpp"
@@ -271,6 +300,8 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
 #pragma unroll
       for (int j = 0; j < VT; ++j) {
         unsigned d = digit_of(key[j]);
+        // Opaque to the compiler: it recomputes the counter's address here rather than keeping
+        // the counting sweep's VT addresses in registers across the barriers (spills at 384 x 19).
         asm volatile("" : "+r"(d));
         place[j] = warp_rank(d, counters);
       }
@@ -530,8 +561,9 @@ SortStage<K> radix_tuned() {
   SortStage<K> stage;
   stage.name = "tuned";
   stage.lesson =
-      "counts published before the look-back, each warp counts and ranks its own slice in one sweep with no "
-      "barrier, bigger tiles, three blocks per SM, a wider histogram kernel";
+      "counts published before the look-back, each warp counts its own slice then ranks it with eight PTX votes "
+      "a key and no barrier, full tiles without bounds tests, bigger tiles, three blocks per SM, a wider "
+      "histogram kernel";
   stage.shape = default_shape<K>();
   stage.sweep = tile_shapes<K>();
   constexpr Ranking kFirst = Ranking::warp_counts_first;
