@@ -52,14 +52,15 @@
 //   4 bytes or 256 x 16 of 8 bytes the runs are three or two times as long, the per-tile costs
 //   (ticket, look-back, barriers) are paid for more keys, and there are fewer statuses to clear
 //   and walk. Each key size has its own tile, one of --sweep's.
-// - Three blocks per SM. Left to itself the compiler gives the pass kernel of the default tile
-//   80 registers a thread, so two blocks fit an SM. A tile spends much of its time waiting: on
-//   its loads, on barriers, on the look-back of its predecessors. __launch_bounds__ asks for three
-//   blocks, 56 registers a thread, a half more warps to cover those waits; the variant row (two
-//   blocks) weighs the two. At 56 registers the keys-only kernels of the default tile and of
-//   384 x 19 (cub::DeviceRadixSort's tile on sm_90, one of --sweep's) spill nothing
-//   (`cuobjdump -res-usage` on the object shows STACK:0); the default tile with values spills
-//   one register (8 bytes a thread, two stores and two loads a tile). The second sweep reads
+// - Three blocks per SM. Given room for two blocks (the variant row), the compiler takes 64
+//   registers a thread for the default tile of 4-byte keys (80 with values), so two blocks fit
+//   an SM. A tile spends much of its time waiting: on its loads, on barriers, on the look-back
+//   of its predecessors. __launch_bounds__ asks for three blocks, 56 registers a thread, a half
+//   more warps to cover those waits; the variant row weighs the two. At 56 registers the
+//   keys-only kernels of the default tile and of 384 x 19 (cub::DeviceRadixSort's tile on
+//   sm_90, one of --sweep's) spill nothing (`cuobjdump -res-usage` on the object shows
+//   STACK:0); the default tile of 4-byte keys with values spills one register (8 bytes a
+//   thread, two stores and two loads a tile). The second sweep reads
 //   each key's digit through an empty asm statement, so that the compiler recomputes it rather
 //   than keeping the counting sweep's sixteen counter addresses in registers across the
 //   barriers (at 384 x 19 those spilled 144 bytes). Sorts of keys and of pairs run different
