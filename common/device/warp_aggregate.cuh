@@ -3,9 +3,10 @@
 ///
 /// - warp_ticket(): the warp-aggregated counter (stream compaction's "where does my value
 ///   go"): one atomicAdd per warp instead of one per lane.
-/// - peers_by_ballot_loop(), peers_by_match() and peers_by_bit_ballots(): the lanes of the warp
-///   that share this lane's key, by the talk's ballot loop, by `__match_any_sync` (sm_70 and
-///   later) or by one ballot per bit of a short key.
+/// - peers_by_ballot_loop(), peers_by_match(), peers_by_bit_ballots() and peers_by_bit_votes():
+///   the lanes of the warp that share this lane's key, by the talk's ballot loop, by
+///   `__match_any_sync` (sm_70 and later) or by one ballot per bit of a short key (in C++, or in
+///   PTX that compiles to fewer instructions).
 /// - subtree_reduce(): each group of peers reduced into its lowest lane by shuffles, all
 ///   groups in parallel, so that one lane per distinct key does the atomic.
 ///
@@ -87,6 +88,35 @@ __device__ __forceinline__ std::uint32_t peers_by_bit_ballots(std::uint32_t key)
     const bool set = (key >> b) & 1u;
     const std::uint32_t same = __ballot_sync(kFullWarp, set);
     peers &= set ? same : ~same;
+  }
+  return peers;
+}
+
+/// The same peer mask as peers_by_bit_ballots(), each vote written in PTX as
+/// cub::BlockRadixRankMatchEarlyCounts writes it: test the bit into a predicate, vote on the
+/// predicate, complement the ballot under the negated predicate (`@!p not`). The compiler then
+/// turns the bit tests of a whole digit into one register-to-predicates move (R2P) and each bit
+/// costs three instructions (vote, conditional not, and); the C++ form above computes each bit
+/// twice, once as a predicate for the vote and once as an all-ones-or-zero mask for the
+/// complement, about twice the instructions per key (count them with `cuobjdump -sass`). All 32
+/// lanes call.
+template <int kBits>
+__device__ __forceinline__ std::uint32_t peers_by_bit_votes(std::uint32_t key) {
+  static_assert(kBits >= 1 && kBits <= 32, "a key of 1 to 32 bits");
+  std::uint32_t peers = kFullWarp;
+#pragma unroll
+  for (int b = 0; b < kBits; ++b) {
+    std::uint32_t same = 0;
+    asm("{\n"
+        "  .reg .pred p;\n"
+        "  and.b32 %0, %1, %2;\n"
+        "  setp.ne.u32 p, %0, 0;\n"
+        "  vote.sync.ballot.b32 %0, p, 0xffffffff;\n"
+        "  @!p not.b32 %0, %0;\n"
+        "}"
+        : "=r"(same)
+        : "r"(key), "r"(1u << b));
+    peers &= same;
   }
   return peers;
 }

@@ -1,6 +1,6 @@
 // GPU tests of chapter 09: every row of both tables (variant rows included), every key type, keys
-// only and pairs, at the sizes where sort bugs live (n = 1, 2, 3, a warp, 1000, a tile + 1,
-// 2^20 + 17 and one size above 2^24), on every input class (uniform, entropy:K, sorted, reversed,
+// only and pairs, at the sizes where sort bugs live (n = 1, 2, 3, a warp, 1000, a tile + 1, whole
+// tiles, 2^20 + 17 and one size above 2^24), on every input class (uniform, entropy:K, sorted, reversed,
 // equal, few:D), and every shape of every --sweep; keys that test the order itself (-0.0 and
 // +0.0, NaNs of both signs, infinities, INT_MIN). Outputs are poisoned first and seeds are fresh;
 // every row must match the stable reference exactly (keys as bit patterns, values in input
@@ -48,8 +48,9 @@ void check_rows(SortProblem<K>& problem, bool sweep) {
     }
 }
 
-/// The small sizes every input class runs at.
-const std::size_t kSmallSizes[] = {1, 2, 3, 31, 1000, 4097, (std::size_t{1} << 20) + 17};
+/// The small sizes every input class runs at. 36864 is a whole number of tiles of 384 x 16,
+/// 256 x 16 and 256 x 8 keys: the last tile is full, and takes the path without bounds tests.
+const std::size_t kSmallSizes[] = {1, 2, 3, 31, 1000, 4097, 36864, (std::size_t{1} << 20) + 17};
 /// The size above 2^24 (several digit passes' worth of tiles, counts past 2^24).
 constexpr std::size_t kLargeSize = (std::size_t{1} << 24) + 5;
 

@@ -1,49 +1,71 @@
-// Radix stage 5, tuned Onesweep: each warp counts and ranks its own slice of the tile in one
-// sweep with no atomics and no barrier, the tile publishes its digit counts before it looks back,
-// tiles are larger, and the histogram kernel reads 16 bytes at a time into several histograms.
+// Radix stage 5, tuned Onesweep: each warp counts the digits of its own slice of the tile into
+// its own counters, then ranks the slice with no barrier between keys; the tile publishes its
+// digit counts before it looks back; a full tile tests no key against the end of the input;
+// tiles are larger; and the histogram kernel reads 16 bytes at a time into several histograms.
 //
-// Changed from stage 4, seven things, each a variant row that undoes it:
+// Changed from stage 4, ten things, each a variant row that undoes it:
 // - Warp counts. Warp w loads its own contiguous slice of 32 x VT keys (32 lanes, consecutive
-//   addresses: coalesced) and walks it in input order: the lanes holding the same digit find
-//   each other with eight ballots (below), the lowest of them adds their number to the warp's own
-//   counter of that digit (256 counters a warp, touched by no other warp: a plain read and
-//   write, no atomic), and each key's rank in its warp is the counter before the add plus its
-//   peers below it. One walk over the warps per digit (thread d) then gives both the tile's count
-//   of digit d and where each warp's keys of digit d start. The variant counts first with
-//   block-wide atomics on one shared histogram, where the keys of all twelve warps meet on the
-//   same 256 counters, and ranks in a second sweep: more shared-memory instructions per key, and
-//   the short-scoreboard stalls (warps waiting on shared memory) that Nsight Compute shows.
-// - Ballots, not the match instruction. Stage 4 finds a key's peers (the lanes of its warp with
-//   the same digit) with __match_any_sync; here one __ballot_sync per digit bit, each lane ANDing
-//   the ballot or its complement (peers_by_bit_ballots in common/device/warp_aggregate.cuh, as
-//   cub::BlockRadixRankMatchEarlyCounts does). The match instruction is a long multi-cycle
-//   instruction whose result the warp waits for (short-scoreboard stalls); eight votes issue back
-//   to back. The variant row keeps __match_any_sync.
+//   addresses: coalesced) and adds each key's digit to the warp's own counter of it (256
+//   counters a warp, touched by no other warp), one shared atomic per key; the compiler merges
+//   the lanes of one atomic instruction that add to the same counter (ATOMS.POPC.INC). One walk
+//   over the warps per digit (thread d) then gives both the tile's count of digit d and where
+//   each warp's keys of digit d start in the sorted tile, and a second sweep over the slice, in
+//   input order, ranks each key: the lanes holding the same digit find each other (below), one
+//   of them adds their number to the warp's counter of that digit, and a key's place is the
+//   counter before the add plus its peers below it. This is cub::BlockRadixRankMatchEarlyCounts'
+//   scheme. The variant counts with block-wide atomics on one shared histogram, where the keys
+//   of all twelve warps meet on the same 256 counters: the short-scoreboard stalls (warps
+//   waiting on shared memory) that Nsight Compute shows.
+// - Counts first. The variant ranks in the counting sweep and completes each place by a second
+//   look at the counters once the warps' starts are known; until then the place register holds
+//   the key's digit in its high half and its rank in its warp below, so that no register array
+//   holds the digits. Counting first costs an atomic per key, about five instructions with its
+//   digit, and saves the packing, the unpacking and the second look: the kernel's code is 64
+//   instructions shorter at 384 x 16 (1,584 against 1,648).
+// - PTX votes. A key's peers (the lanes of its warp with the same digit) are eight votes, one
+//   per digit bit, each lane ANDing the ballot or its complement. Written in C++
+//   (peers_by_bit_ballots in common/device/warp_aggregate.cuh) the compiler computes each bit
+//   twice, as the vote's predicate and as an all-ones-or-zero mask for the complement; written
+//   in PTX as CUB writes it (peers_by_bit_votes), it tests the digit's bits into predicates with
+//   one instruction and each bit costs three: the vote, a not under the predicate, an and. The
+//   highest peer leads (31 - clz is one instruction, ffs two) and adds the peers' number with one
+//   shared atomic that returns the count before it, where the variant's lowest peer reads the
+//   counter, writes it and waits at a __syncwarp. The variant's code is 488 instructions longer
+//   at 384 x 16 (2,072), 30 a key.
+// - Votes, not the match instruction. Stage 4 finds the peers with __match_any_sync, a long
+//   multi-cycle instruction whose result the warp waits for (short-scoreboard stalls); the
+//   eight votes issue back to back. The variant row keeps __match_any_sync.
 // - Early counts. Stage 4 publishes a tile's count of each digit only once every key knows its
 //   place. Here thread d publishes the moment the walk has summed the warps, before the scan of
 //   the counts and the look-back: the tiles behind find it sooner.
 // - Warp ranking. Stage 4 ranks VT rounds of NT keys, each round four block barriers and a walk
-//   over the warps per digit; the sweep above needs a handful of barriers per tile, however many
+//   over the warps per digit; the sweeps above need a handful of barriers per tile, however many
 //   keys a thread holds. (This variant counts with the shared histogram too.)
+// - Full tiles. Only the last tile is ragged. A full one loads and writes its keys with no test
+//   against the end of the input, and each digit's output address is kept in shared memory as a
+//   pointer, so that a key's address is that pointer plus its 32-bit place in the tile (one
+//   multiply-add) where the variant adds 64-bit places (four instructions) and tests and
+//   branches around every key. The last tile is padded with last_key<K>(), whose digit is the
+//   largest, so that the padding ranks after every real key and needs no test in the ranking.
 // - Bigger tiles. Stage 4's tile is 256 x 8 keys; a digit's run within a tile is then about 8
 //   keys, so most stores of the write-out fill part of a 32-byte sector. With 384 x 16 keys of
-//   4 bytes or 256 x 16 of 8 bytes the runs are three or two times as long, the per-tile costs (ticket, look-back,
-//   barriers) are paid for more keys, and there are fewer statuses to clear and walk. Each key size has its own tile,
-//   one of
-//   --sweep's. A key's digit is never kept in a register array: until the warps' offsets are
-//   known, the place register holds the digit in its high half, and the write-out reads it from
-//   the sorted key. The last tile is padded with last_key<K>(), whose digit is the largest, so
-//   that the padding ranks after every real key and needs no test in the ranking.
-// - Three blocks per SM. Left to itself the compiler gives the pass kernel of the default tile
-//   80 registers a thread, so two blocks fit an SM. A tile spends much of its time waiting: on
-//   its loads, on barriers, on the look-back of its predecessors. __launch_bounds__ asks for three
-//   blocks, 56 registers a thread, a half more warps to cover those waits; the variant row (two
-//   blocks) weighs the two. At 56 registers the default tile of uint32 keys spills nothing
-//   (`cuobjdump -res-usage` on the object shows STACK:0); 384 x 19, cub::DeviceRadixSort's tile
-//   on sm_90, spills 48 bytes a thread (96 with values), so it is one of --sweep's tiles, not the
-//   default. Sorts of keys and of pairs run different instantiations of the pass kernel
-//   (kPairs), so that the keys-only kernel does not hold the keys' places in registers after
-//   the keys are written.
+//   4 bytes or 256 x 16 of 8 bytes the runs are three or two times as long, the per-tile costs
+//   (ticket, look-back, barriers) are paid for more keys, and there are fewer statuses to clear
+//   and walk. Each key size has its own tile, one of --sweep's.
+// - Three blocks per SM. Given room for two blocks (the variant row), the compiler takes 64
+//   registers a thread for the default tile of 4-byte keys (80 with values), so two blocks fit
+//   an SM. A tile spends much of its time waiting: on its loads, on barriers, on the look-back
+//   of its predecessors. __launch_bounds__ asks for three blocks, 56 registers a thread, a half
+//   more warps to cover those waits; the variant row weighs the two. At 56 registers the
+//   keys-only kernels of the default tile and of 384 x 19 (cub::DeviceRadixSort's tile on
+//   sm_90, one of --sweep's) spill nothing (`cuobjdump -res-usage` on the object shows
+//   STACK:0); the default tile of 4-byte keys with values spills one register (8 bytes a
+//   thread, two stores and two loads a tile). The second sweep reads
+//   each key's digit through an empty asm statement, so that the compiler recomputes it rather
+//   than keeping the counting sweep's sixteen counter addresses in registers across the
+//   barriers (at 384 x 19 those spilled 144 bytes). Sorts of keys and of pairs run different
+//   instantiations of the pass kernel (kPairs), so that the keys-only kernel does not hold the
+//   keys' places in registers after the keys are written.
 // - The histogram kernel. Stage 4's reads one key at a time and adds each digit to one shared
 //   histogram per block; this one reads 16 bytes at a time (two loads in flight) and gives
 //   each block four histograms, lane l adding to copy l % 4, so that fewer lanes of one atomic
@@ -51,6 +73,14 @@
 // The digit starts and the write-out are stage 4's: the tile sorted by digit in shared memory,
 // then written with consecutive threads on consecutive places of a digit's run. Values are
 // loaded only once the keys are written, each straight into its place in the same shared memory.
+//
+// Instructions, counted statically in the SASS (`cuobjdump -sass`, sm_90, CUDA 13.0) of the
+// pass kernel for uint32 keys at 384 x 16: what one thread of a full tile runs, not a measured
+// count. Before these changes (ballots in C++, one sweep, a bounds test per key) about 2,020:
+// 77 a key for the loads and the sweep, 18 a key for the write-out. Now about 1,270: 1.4 a key
+// for the loads, 5.5 for the count, 41 for the ranking (of them 25 for the votes), 8 for the
+// write-out. CUB's pass kernel (DeviceRadixSortOnesweepKernel, 384 x 19) spends about 4 a key
+// counting and 40 ranking, in the same shape of code.
 #include <cuda/atomic>
 
 #include "algorithm/lookback.hpp"
@@ -77,10 +107,17 @@ using Items = IntList<8, 12, 16, 19, 24>;
 
 /// How a tile finds its digit counts and its keys' places in the tile.
 enum class Ranking {
-  warp_counts,        ///< one sweep per warp (peers by a ballot per digit bit) into the warp's own counters
-  warp_counts_match,  ///< the same sweep, the peers found by the __match_any_sync instruction
+  warp_counts_first,  ///< each warp counts into its own counters, then one sweep per warp ranks into final places
+  warp_one_sweep,     ///< one sweep per warp counts and ranks at once, a second look at the counters completes places
   shared_histogram,   ///< a block-wide shared histogram (atomics) for the counts, then the warp sweep
   rounds,             ///< the shared histogram, then stage 4's rounds of NT keys (TileDigitRanks)
+};
+
+/// How a warp finds the lanes whose keys have the same digit (the peers) in the warp sweeps.
+enum class Peers {
+  votes,    ///< peers_by_bit_votes (PTX); the highest peer adds to the counter with one shared atomic
+  ballots,  ///< peers_by_bit_ballots (C++); the lowest peer reads and writes the counter
+  match,    ///< __match_any_sync; the lowest peer reads and writes the counter
 };
 
 /// The shared memory of one tile. The per-warp digit counters (or stage 4's round counters, in
@@ -98,9 +135,20 @@ struct TunedStorage {
   typename BlockScan<NT, Plus<unsigned>>::Storage scan;
   unsigned histogram[kRadix];              ///< the shared-histogram variants' count of each digit
   unsigned tile_start[kRadix];             ///< the tile's keys of smaller digits
-  unsigned long long output_base[kRadix];  ///< output place of the digit's local place 0
+  unsigned long long output_base[kRadix];  ///< output place of the digit's local place 0 (the full-tiles variant)
+  K* key_base[kRadix];                     ///< keys_out + output_base: a key's address is one 32-bit offset away
+  Value* value_base[kRadix];               ///< values_out + output_base
   unsigned ticket;
 };
+
+/// Stores @p value at @p address, a global-memory pointer read back from shared memory: the
+/// compiler cannot tell where such a pointer points and would emit a generic store (ST, which
+/// resolves the address space at run time); the assumption makes it a global one (STG).
+template <class T>
+__device__ __forceinline__ void global_store(T* address, const T& value) {
+  __builtin_assume(__isGlobal(address));
+  *address = value;
+}
 
 /// Whether a tile of NT x VT keys of type K fits the static shared memory of a block.
 template <int NT, int VT, class K>
@@ -116,10 +164,13 @@ constexpr int kPassBlocks = VT > 19      ? 1
                                          : 2;
 
 /// One digit pass. kEarly: publish the tile's counts as soon as they are known (else once every
-/// key knows its place in the tile, as stage 4). R: how the tile counts and ranks its keys.
-/// kPairs: move values too (a kernel of its own, so that the keys-only kernel does not hold the
-/// keys' places in registers after the keys are written).
-template <int NT, int VT, class K, bool kEarly, Ranking R, bool kOccupancy, bool kPairs>
+/// key knows its place in the tile, as stage 4). R: how the tile counts and ranks its keys, P:
+/// how its warps find peers.
+/// kLean: a full tile loads and writes without a bounds test per key, and each key's output
+/// address is a per-digit pointer plus its 32-bit place in the tile (else every tile tests
+/// every key and adds 64-bit places). kPairs: move values too (a kernel of its own, so that the
+/// keys-only kernel does not hold the keys' places in registers after the keys are written).
+template <int NT, int VT, class K, bool kEarly, Ranking R, Peers P, bool kOccupancy, bool kLean, bool kPairs>
 __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
     tuned_pass(const K* __restrict__ keys_in, const Value* __restrict__ values_in, K* __restrict__ keys_out,
                Value* __restrict__ values_out, std::size_t n, int shift,
@@ -134,7 +185,7 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
   const int lane = threadIdx.x % 32;
   const int warp = threadIdx.x / 32;
 
-  if (R != Ranking::warp_counts)
+  if (R == Ranking::shared_histogram || R == Ranking::rounds)
     for (int i = threadIdx.x; i < kRadix; i += NT) storage.histogram[i] = 0;
   if (kWarpSweep)
     for (int i = threadIdx.x; i < kWarps * kRadix; i += NT) (&storage.tile.warp_counts[0][0])[i] = 0;
@@ -153,11 +204,19 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
   // comes after every real key, so it is ranked after them all, its place in the sorted tile is
   // at or past tile_count, and it is never written out. Only the last tile's count of the
   // largest digit includes them, and no tile looks back at the last one.
+  // Only the last tile is ragged: a full one (kLean) loads every key without a test.
+  const bool full_tile = kLean && tile_count == kTile;
+  const K* tile_keys = keys_in + first;
   K key[VT];
+  if (full_tile) {
 #pragma unroll
-  for (int j = 0; j < VT; ++j) {
-    const int local = local_of(j);
-    key[j] = local < tile_count ? keys_in[first + local] : last_key<K>();
+    for (int j = 0; j < VT; ++j) key[j] = tile_keys[local_of(j)];
+  } else {
+#pragma unroll
+    for (int j = 0; j < VT; ++j) {
+      const int local = local_of(j);
+      key[j] = local < tile_count ? tile_keys[local] : last_key<K>();
+    }
   }
 
   const unsigned digit_value = threadIdx.x;  // thread d < kRadix publishes and looks back for digit d
@@ -167,39 +226,57 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
   const TileFlag own_flag = tile_index == 0 ? kTileInclusive : kTileAggregate;
   unsigned count = 0;  // in thread d: the tile's keys of digit d
   unsigned start = 0;  // in thread d: the tile's keys of smaller digits
-  // Each key's place in the tile sorted by digit. Until the warps' offsets are known it holds
-  // the key's digit above kDigitShift and its rank in its warp below: the digit is read back from
-  // there, so that no register array holds the digits and the compiler does not keep them.
-  unsigned place[VT];
+  unsigned place[VT];  // each key's place in the tile sorted by digit
   constexpr int kDigitShift = 16;
   constexpr unsigned kRankMask = (1u << kDigitShift) - 1;
   static_assert(kTile <= (1 << kDigitShift), "a rank fits below kDigitShift");
-  // The lanes of this warp whose key has digit d: eight votes, one per digit bit, or the match
-  // instruction in the variant row that shows what the votes save.
-  auto peers_of = [](unsigned d) {
-    if constexpr (R == Ranking::warp_counts_match)
-      return __match_any_sync(kFullWarp, d);
-    else
-      return peers_by_bit_ballots<kBits>(d);
-  };
-  if constexpr (R == Ranking::warp_counts || R == Ranking::warp_counts_match) {
-    // One sweep per warp: the lanes holding the same digit find each other (peers_of),
-    // the lowest of them adds their number to the warp's counter of that digit, and each key's
-    // rank in its warp is the counter before the add plus its peers below it. Only this warp
-    // touches its counters: no atomics, no barrier.
-    unsigned* counters = storage.tile.warp_counts[warp];
-#pragma unroll
-    for (int j = 0; j < VT; ++j) {
-      const unsigned d = digit_of(key[j]);
-      const unsigned peers = peers_of(d);
+  // A key's rank among the keys of its warp with its digit d that came before it in the warp's
+  // input order: the counter of d before this step plus its peers (the lanes of the warp with
+  // digit d) below it, their number then added to the counter. Only this warp touches its
+  // counters.
+  const unsigned lanes_at_or_below = (2u << lane) - 1u;  // lane 31: 0 - 1, every lane
+  const auto warp_rank = [&](unsigned d, unsigned* counters) {
+    if constexpr (P == Peers::votes) {
+      // As cub::BlockRadixRankMatchEarlyCounts: eight votes in PTX, the highest peer leads
+      // (31 - clz is one instruction, ffs two), its peers at or below it are all of them, and it
+      // adds their number with one shared atomic that returns the count before it: no separate
+      // read and write, no __syncwarp between keys.
+      const unsigned peers = peers_by_bit_votes<kBits>(d);
+      const int leader = 31 - __clz(peers);
+      const unsigned upto = __popc(peers & lanes_at_or_below);
+      unsigned before = 0;
+      if (lane == leader) before = atomicAdd(&counters[d], upto);
+      return __shfl_sync(kFullWarp, before, leader) + upto - 1u;
+    } else {
+      // The C++ ballots or the match instruction; the lowest peer reads and writes the counter.
+      const unsigned peers = P == Peers::match ? __match_any_sync(kFullWarp, d) : peers_by_bit_ballots<kBits>(d);
       const int leader = __ffs(peers) - 1;
       unsigned before = 0;
       if (lane == leader) {
         before = counters[d];
         counters[d] = before + __popc(peers);
       }
-      place[j] = (d << kDigitShift) | (__shfl_sync(kFullWarp, before, leader) + __popc(peers & lanes_below()));
+      const unsigned rank = __shfl_sync(kFullWarp, before, leader) + __popc(peers & lanes_below());
       __syncwarp();  // the next key's leader reads what this one's wrote
+      return rank;
+    }
+  };
+  if constexpr (R == Ranking::warp_counts_first || R == Ranking::warp_one_sweep) {
+    unsigned* counters = storage.tile.warp_counts[warp];
+    if constexpr (R == Ranking::warp_counts_first) {
+      // Each warp counts the digits of its slice into its own counters, one shared atomic per
+      // key (the compiler merges the lanes of one instruction that add to the same counter).
+#pragma unroll
+      for (int j = 0; j < VT; ++j) atomicAdd(&counters[digit_of(key[j])], 1u);
+    } else {
+      // The variant ranks in the same sweep that counts; each place then holds the key's digit
+      // above kDigitShift and its rank in its warp below, completed once the warps' starts are
+      // known (the digit is read back from there, so that no register array holds the digits).
+#pragma unroll
+      for (int j = 0; j < VT; ++j) {
+        const unsigned d = digit_of(key[j]);
+        place[j] = (d << kDigitShift) | warp_rank(d, counters);
+      }
     }
     __syncthreads();
     // One walk over the warps per digit: the tile's count of digit d (published at once) and
@@ -219,8 +296,20 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
 #pragma unroll
       for (int w = 0; w < kWarps; ++w) storage.tile.warp_counts[w][digit_value] += start;
     __syncthreads();
+    // The counters now hold where each warp's keys of each digit start in the sorted tile.
+    if constexpr (R == Ranking::warp_counts_first) {
 #pragma unroll
-    for (int j = 0; j < VT; ++j) place[j] = (place[j] & kRankMask) + counters[place[j] >> kDigitShift];
+      for (int j = 0; j < VT; ++j) {
+        unsigned d = digit_of(key[j]);
+        // Opaque to the compiler: it recomputes the counter's address here rather than keeping
+        // the counting sweep's VT addresses in registers across the barriers (spills at 384 x 19).
+        asm volatile("" : "+r"(d));
+        place[j] = warp_rank(d, counters);
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < VT; ++j) place[j] = (place[j] & kRankMask) + counters[place[j] >> kDigitShift];
+    }
   } else {
     // The counts first, with block-wide atomics on one shared histogram (the keys of all warps
     // meet on the same 256 counters), then a second sweep ranks the keys.
@@ -237,15 +326,7 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
 #pragma unroll
       for (int j = 0; j < VT; ++j) {
         const unsigned d = digit_of(key[j]);
-        const unsigned peers = peers_of(d);
-        const int leader = __ffs(peers) - 1;
-        unsigned before = 0;
-        if (lane == leader) {
-          before = counters[d];
-          counters[d] = before + __popc(peers);
-        }
-        place[j] = (d << kDigitShift) | (__shfl_sync(kFullWarp, before, leader) + __popc(peers & lanes_below()));
-        __syncwarp();
+        place[j] = (d << kDigitShift) | warp_rank(d, counters);
       }
       __syncthreads();
       if (digit_thread) {
@@ -279,37 +360,73 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
   if (digit_thread) {
     const unsigned long long before = look_back_column(status, entry(), kRadix, kBackoffNs);
     if (tile_index != 0) status.publish(entry(), kTileInclusive, before + count);
-    storage.output_base[digit_value] = digit_starts[digit_value] + before - start;
+    // Never negative: the tile's keys of smaller digits are among the input's.
+    const unsigned long long base = digit_starts[digit_value] + before - start;
+    if (kLean) {
+      storage.key_base[digit_value] = keys_out + base;
+      if (kPairs) storage.value_base[digit_value] = values_out + base;
+    } else {
+      storage.output_base[digit_value] = base;
+    }
   }
   __syncthreads();
   // With values, each thread keeps the digits of the sorted keys it wrote, four to a register,
   // for the values that take the keys' places in the staging area.
   static_assert(kBits <= 8, "a digit fits a byte of out_digits");
   unsigned out_digits[kPairs ? (VT + 3) / 4 : 1] = {};
-#pragma unroll
-  for (int i = 0; i < VT; ++i) {
-    const int local = i * NT + threadIdx.x;
-    if (local < tile_count) {
-      const K sorted = storage.tile.keys[local];
-      const unsigned d = digit_of(sorted);
-      keys_out[storage.output_base[d] + local] = sorted;
-      if (kPairs) out_digits[i / 4] |= d << (8 * (i % 4));
-    }
-  }
-  if constexpr (kPairs) {
-    __syncthreads();  // every key is read out of the staging area
-#pragma unroll
-    for (int j = 0; j < VT; ++j) {
-      const int local = local_of(j);
-      storage.tile.values[place[j]] = local < tile_count ? values_in[first + local] : 0;
-    }
-    __syncthreads();
+  // The write-out, with a test per key (kRagged) or, in a full tile, without.
+  const auto write_keys = [&](auto ragged) {
+    constexpr bool kRagged = decltype(ragged)::value;
 #pragma unroll
     for (int i = 0; i < VT; ++i) {
       const int local = i * NT + threadIdx.x;
-      const unsigned d = (out_digits[i / 4] >> (8 * (i % 4))) & 0xffu;
-      if (local < tile_count) values_out[storage.output_base[d] + local] = storage.tile.values[local];
+      if (!kRagged || local < tile_count) {
+        const K sorted = storage.tile.keys[local];
+        const unsigned d = digit_of(sorted);
+        if (kLean)
+          global_store(storage.key_base[d] + local, sorted);
+        else
+          keys_out[storage.output_base[d] + local] = sorted;
+        if (kPairs) out_digits[i / 4] |= d << (8 * (i % 4));
+      }
     }
+  };
+  if (full_tile)
+    write_keys(std::false_type{});
+  else
+    write_keys(std::true_type{});
+  if constexpr (kPairs) {
+    __syncthreads();  // every key is read out of the staging area
+    const Value* tile_values = values_in + first;
+    if (full_tile) {
+#pragma unroll
+      for (int j = 0; j < VT; ++j) storage.tile.values[place[j]] = tile_values[local_of(j)];
+    } else {
+#pragma unroll
+      for (int j = 0; j < VT; ++j) {
+        const int local = local_of(j);
+        storage.tile.values[place[j]] = local < tile_count ? tile_values[local] : 0;
+      }
+    }
+    __syncthreads();
+    const auto write_values = [&](auto ragged) {
+      constexpr bool kRagged = decltype(ragged)::value;
+#pragma unroll
+      for (int i = 0; i < VT; ++i) {
+        const int local = i * NT + threadIdx.x;
+        const unsigned d = (out_digits[i / 4] >> (8 * (i % 4))) & 0xffu;
+        if (!kRagged || local < tile_count) {
+          if (kLean)
+            global_store(storage.value_base[d] + local, storage.tile.values[local]);
+          else
+            values_out[storage.output_base[d] + local] = storage.tile.values[local];
+        }
+      }
+    };
+    if (full_tile)
+      write_values(std::false_type{});
+    else
+      write_values(std::true_type{});
   }
 }
 
@@ -370,8 +487,8 @@ __global__ void __launch_bounds__(NT)
 
 /// Enqueues the sort (onesweep_passes): the histogram of every pass (count_all_digits_wide, or
 /// with kOneCopy stage 4's count_all_digits), then per pass tuned_pass<NT, VT, K, kEarly, R,
-/// kOccupancy, kPairs>.
-template <int NT, int VT, class K, bool kEarly, Ranking R, bool kOccupancy, bool kOneCopy>
+/// P, kOccupancy, kLean, kPairs>.
+template <int NT, int VT, class K, bool kEarly, Ranking R, Peers P, bool kOccupancy, bool kLean, bool kOneCopy>
 void run_passes(const SortArgs<K>& args, Workspace& workspace, cudaStream_t stream) {
   onesweep_passes(
       args, workspace, static_cast<std::size_t>(NT) * VT, "tuned onesweep", stream,
@@ -385,11 +502,11 @@ void run_passes(const SortArgs<K>& args, Workspace& workspace, cudaStream_t stre
       },
       [&](const K* keys_in, const Value* values_in, K* keys_out, Value* values_out, const OnesweepPass& pass) {
         if (values_in != nullptr)
-          tuned_pass<NT, VT, K, kEarly, R, kOccupancy, true>
+          tuned_pass<NT, VT, K, kEarly, R, P, kOccupancy, kLean, true>
               <<<pass.grid, NT, 0, stream>>>(keys_in, values_in, keys_out, values_out, args.n, pass.shift,
                                              pass.digit_starts, pass.ticket_counter, pass.status);
         else
-          tuned_pass<NT, VT, K, kEarly, R, kOccupancy, false>
+          tuned_pass<NT, VT, K, kEarly, R, P, kOccupancy, kLean, false>
               <<<pass.grid, NT, 0, stream>>>(keys_in, values_in, keys_out, values_out, args.n, pass.shift,
                                              pass.digit_starts, pass.ticket_counter, pass.status);
       });
@@ -416,7 +533,7 @@ std::vector<LaunchShape> tile_shapes() {
 
 /// The stage's launcher, at every shape of tile_shapes() (kAllShapes) or only at the default
 /// shape (the variants that undo one change each).
-template <class K, bool kEarly, Ranking R, bool kOccupancy, bool kOneCopy, bool kAllShapes>
+template <class K, bool kEarly, Ranking R, Peers P, bool kOccupancy, bool kLean, bool kOneCopy, bool kAllShapes>
 void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
   if constexpr (kAllShapes) {
@@ -424,7 +541,7 @@ void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& sh
       constexpr int NT = decltype(nt)::value;
       constexpr int VT = decltype(vt)::value;
       if constexpr (kFits<NT, VT, K>)
-        run_passes<NT, VT, K, kEarly, R, kOccupancy, kOneCopy>(args, workspace, stream);
+        run_passes<NT, VT, K, kEarly, R, P, kOccupancy, kLean, kOneCopy>(args, workspace, stream);
       else
         throw std::invalid_argument("tuned onesweep: a tile of " + std::to_string(NT) + " x " + std::to_string(VT) +
                                     " keys does not fit shared memory");
@@ -434,7 +551,7 @@ void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& sh
     if (shape.threads != kDefault.threads || shape.items != kDefault.items)
       throw std::invalid_argument("tuned onesweep variants run at the stage's default shape only, " +
                                   describe(kDefault));
-    run_passes<kDefault.threads, kDefault.items, K, kEarly, R, kOccupancy, kOneCopy>(args, workspace, stream);
+    run_passes<kDefault.threads, kDefault.items, K, kEarly, R, P, kOccupancy, kLean, kOneCopy>(args, workspace, stream);
   }
 }
 
@@ -445,11 +562,14 @@ SortStage<K> radix_tuned() {
   SortStage<K> stage;
   stage.name = "tuned";
   stage.lesson =
-      "counts published before the look-back, each warp counts and ranks its own slice in one sweep with no "
-      "barrier, bigger tiles, three blocks per SM, a wider histogram kernel";
+      "counts published before the look-back, each warp counts its own slice then ranks it with eight PTX votes "
+      "a key and no barrier, full tiles without bounds tests, bigger tiles, three blocks per SM, a wider "
+      "histogram kernel";
   stage.shape = default_shape<K>();
   stage.sweep = tile_shapes<K>();
-  stage.launch = launch<K, true, Ranking::warp_counts, true, false, true>;
+  constexpr Ranking kFirst = Ranking::warp_counts_first;
+  constexpr Peers kVotes = Peers::votes;
+  stage.launch = launch<K, true, kFirst, kVotes, true, true, false, true>;
   stage.traits.algorithm = Algorithm::radix;
   stage.traits.digit_bits = kBits;
   stage.traits.key_reads_per_pass = 1.0;  // the pass kernel
@@ -459,21 +579,29 @@ SortStage<K> radix_tuned() {
   stage.traits.launches_per_sort = 3;  // the histogram clear, the histogram kernel, the scan of the digit starts
   stage.variants = {
       variant_of(stage, "early counts", "the tile publishes its digit counts only once its keys are placed, as stage 4",
-                 launch<K, false, Ranking::warp_counts, true, false, false>),
+                 launch<K, false, kFirst, kVotes, true, true, false, false>),
       variant_of(stage, "warp counts",
                  "the counts from one shared histogram (block-wide atomics), then a second sweep ranks the keys",
-                 launch<K, true, Ranking::shared_histogram, true, false, false>),
+                 launch<K, true, Ranking::shared_histogram, kVotes, true, true, false, false>),
       variant_of(stage, "match instruction",
-                 "each warp finds the lanes with the same digit by __match_any_sync, not by eight ballots",
-                 launch<K, true, Ranking::warp_counts_match, true, false, false>),
+                 "each warp finds the lanes with the same digit by __match_any_sync, not by eight votes",
+                 launch<K, true, kFirst, Peers::match, true, true, false, false>),
       variant_of(stage, "warp ranking", "stage 4's ranking: block-striped rounds of NT keys, four barriers per round",
-                 launch<K, true, Ranking::rounds, true, false, false>),
+                 launch<K, true, Ranking::rounds, kVotes, true, true, false, false>),
       variant_of(stage, "tile", "stage 4's tile, 256 x 8 keys",
-                 launch<K, true, Ranking::warp_counts, true, false, true>),
+                 launch<K, true, kFirst, kVotes, true, true, false, true>),
       variant_of(stage, "occupancy", "registers left to the compiler: two blocks of the default tile per SM, not three",
-                 launch<K, true, Ranking::warp_counts, false, false, false>),
+                 launch<K, true, kFirst, kVotes, false, true, false, false>),
       variant_of(stage, "histogram", "stage 4's histogram kernel: one key per load, one shared histogram per block",
-                 launch<K, true, Ranking::warp_counts, true, true, false>),
+                 launch<K, true, kFirst, kVotes, true, true, true, false>),
+      variant_of(stage, "PTX votes",
+                 "the eight votes in C++ (__ballot_sync), the lowest peer reading and writing the warp's counter",
+                 launch<K, true, kFirst, Peers::ballots, true, true, false, false>),
+      variant_of(stage, "counts first",
+                 "one sweep counts and ranks, each place completed by a second look at the counters",
+                 launch<K, true, Ranking::warp_one_sweep, kVotes, true, true, false, false>),
+      variant_of(stage, "full tiles", "a bounds test on every key of every tile, 64-bit output places added per key",
+                 launch<K, true, kFirst, kVotes, true, false, false, false>),
   };
   stage.variants[4].shape = LaunchShape{256, 8, 0};  // the tile row
   return stage;
