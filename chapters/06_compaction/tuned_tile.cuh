@@ -16,23 +16,13 @@
 #include <type_traits>
 #include <vector>
 
+#include "algorithm/shared_budget.hpp"
 #include "compaction.cuh"
 #include "device/warp.cuh"
 #include "host/dispatch.hpp"
 #include "host/launch.hpp"
 
 namespace stepwise::compaction {
-
-/// Static shared memory a kernel may declare (48 KB): the staged keys and values take all but
-/// the ranks' storage and a few words (under 1 KB).
-inline constexpr std::size_t kStaticSharedBytes = 48 * 1024;
-inline constexpr std::size_t kOtherSharedBytes = 1024;
-
-/// Whether a tile of @p items elements of @p element_bytes (key, and value) fits in static
-/// shared memory.
-__host__ __device__ constexpr bool tile_fits(int items, std::size_t element_bytes) {
-  return static_cast<std::size_t>(items) * element_bytes + kOtherSharedBytes <= kStaticSharedBytes;
-}
 
 /// What the tuned tile does, each a change stage 7 made to stage 6's tile: all on in stages 7 and 8.
 /// Stage 7's variant rows turn one off each (a struct derived from this one that hides one member),

@@ -3,8 +3,8 @@
 /// its key and its length, in order, and the number of runs. The keys are drawn from --segments:
 /// every segment is one run of one key (an empty segment is no run), so the distributions of
 /// segment lengths are the distributions of run lengths. Its stage is chapter 06's single-pass
-/// compaction with the flags "this key differs from the one before", against
-/// cub::DeviceRunLengthEncode::Encode and cub::DeviceSelect::Unique.
+/// compaction with the flags "this key differs from the one before", each run's length written by
+/// the next run's head, against cub::DeviceRunLengthEncode::Encode and cub::DeviceSelect::Unique.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -63,8 +63,9 @@ RleStage<T> library_cub_encode();  ///< stages/rle/lib_cub_encode.cu
 template <class T>
 RleStage<T> library_cub_unique();  ///< stages/rle/lib_cub_unique.cu
 
-/// The workspace of the single-pass row (the run starts, the ticket and the statuses) and of CUB's
-/// Encode and Unique over @p n keys (asks CUB).
+/// The workspace of the single-pass row (the ticket, the statuses of its two look-backs and, for its
+/// variant row without direct lengths, the run starts) and of CUB's Encode and Unique over @p n keys
+/// (asks CUB).
 template <class T>
 std::size_t rle_single_pass_bytes(std::uint64_t n);
 template <class T>

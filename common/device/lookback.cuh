@@ -3,8 +3,9 @@
 /// Look-back", 2016): how a tile learns the reduction of every tile before it without a
 /// second pass. Each tile publishes its own aggregate as soon as it has it, then looks back
 /// over its predecessors' statuses until it finds an inclusive prefix, and publishes its own
-/// inclusive prefix for the tiles behind it. Used by the single-pass scan, by compaction and by
-/// the Onesweep radix sort (a look-back per digit, look_back_column).
+/// inclusive prefix for the tiles behind it. Used by the single-pass scan, by compaction, by
+/// the Onesweep radix sort (a look-back per digit, look_back_column) and by the segmented scan
+/// and run-length encoding.
 #pragma once
 
 #include <cuda/atomic>
@@ -61,6 +62,34 @@ struct PackedCountStatus {
     const unsigned long long word =
         cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).load(cuda::memory_order_relaxed);
     count = word >> 2;
+    return static_cast<TileFlag>(word & 3u);
+  }
+};
+
+/// Tile status for a flag bit paired with a 4-byte value (a segmented scan's (head flag, sum since
+/// the last head)): the value in the high 32 bits of one 64-bit word, the pair's flag in bit 2 and
+/// the tile's flag in bits 0-1, written and read with single relaxed atomics as in
+/// PackedTileStatus, so again no fence is needed. Its layout is packed_lookback_layout's.
+/// @tparam Pair a struct of a std::uint32_t `flag` (0 or 1) and a 4-byte `value`
+template <class Pair>
+struct PackedFlaggedStatus {
+  static_assert(sizeof(decltype(Pair::value)) == 4, "packed flagged status holds a 4-byte value");
+  unsigned long long* words;
+
+  __device__ void publish(std::size_t tile, TileFlag flag, Pair pair) const {
+    std::uint32_t bits;
+    memcpy(&bits, &pair.value, sizeof bits);
+    const unsigned long long word =
+        (static_cast<unsigned long long>(bits) << 32) | (pair.flag != 0 ? 4ull : 0ull) | flag;
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile])
+        .store(word, cuda::memory_order_relaxed);
+  }
+  __device__ TileFlag read(std::size_t tile, Pair& pair) const {
+    const unsigned long long word =
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).load(cuda::memory_order_relaxed);
+    const std::uint32_t bits = static_cast<std::uint32_t>(word >> 32);
+    memcpy(&pair.value, &bits, sizeof bits);
+    pair.flag = static_cast<std::uint32_t>(word >> 2) & 1u;
     return static_cast<TileFlag>(word & 3u);
   }
 };

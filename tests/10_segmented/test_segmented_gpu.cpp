@@ -137,6 +137,25 @@ TEST_CASE_TEMPLATE("every shape of every --sweep sums exactly or within toleranc
     }
 }
 
+TEST_CASE_TEMPLATE("every --sweep shape of the scan and rle rows handles runs of one key and tiles without a head", T,
+                   std::int32_t, float, double) {
+  // ones: every key its own run (every length written from a staged head); uniform:5000 and huge: runs longer than
+  // a tile, so tiles without a head between two heads (the last head found by look-back across them).
+  for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{4097}, std::uint64_t{100003}})
+    for (const char* text : {"ones", "uniform:5000", "huge", "empty:50"}) {
+      const std::uint64_t seed = fresh_seed();
+      CAPTURE(n);
+      CAPTURE(text);
+      CAPTURE(seed);
+      Plan plan;
+      plan.segments = parse_segments(text);
+      SegScanProblem<T> scan(n, plan, seed);
+      check_rows(scan, n, true);
+      RleProblem<T> rle(n, plan, seed);
+      check_rows(rle, n, true);
+    }
+}
+
 TEST_CASE("a kernel row refuses a shape that is not compiled before anything is launched") {
   SegReduceProblem<float> problem(1000, Plan{}, fresh_seed());
   int refused = 0;

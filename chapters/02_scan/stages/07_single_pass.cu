@@ -23,6 +23,7 @@
 #include <string>
 
 #include "algorithm/lookback.hpp"
+#include "algorithm/shared_budget.hpp"
 #include "device/lookback.cuh"
 #include "host/dispatch.hpp"
 #include "scan.cuh"
@@ -33,15 +34,10 @@ namespace {
 
 constexpr LaunchShape kShape{128, 28};
 
-/// Static shared memory a kernel may declare (48 KB); the tile's items take all of it but
-/// the block scan's warp totals, the ticket and the prefix (under 1 KB).
-constexpr std::size_t kStaticSharedBytes = 48 * 1024;
-constexpr std::size_t kOtherSharedBytes = 1024;
-
-/// Whether a tile of @p nt x @p vt values of @p value_bytes fits the static shared memory.
+/// Whether a tile of @p nt x @p vt values of @p value_bytes fits the static shared memory beside
+/// the block scan's warp totals, the ticket and the prefix (common/algorithm/shared_budget.hpp).
 constexpr bool tile_fits(int nt, int vt, std::size_t value_bytes) {
-  return static_cast<std::size_t>(nt) * static_cast<std::size_t>(vt) * value_bytes + kOtherSharedBytes <=
-         kStaticSharedBytes;
+  return stepwise::tile_fits(static_cast<std::size_t>(nt) * static_cast<std::size_t>(vt), value_bytes);
 }
 
 /// The tiles stage 7 is compiled for: every NT x VT of these lists whose tile fits the static

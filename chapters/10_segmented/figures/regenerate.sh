@@ -2,12 +2,13 @@
 # Chapter 10's measurements and figures, from the repository root:
 #   chapters/10_segmented/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on a GPU
 #   chapters/10_segmented/figures/regenerate.sh plot [report-dir]                       anywhere with matplotlib
-# The gpu parts, all by default: tests (the GPU tests, then compute-sanitizer on every row of each problem at a small
-# n), tables (the lecture's tables at n = 2^26, median of 5: segreduce int32 with --variants and segscan int32 on each
-# --segments distribution of the README, ones, uniform:32, zipf:1.5, empty:50 and huge; rle int32 on ones, uniform:32
-# and huge; setop on every --op of interleaved sets, and union of duplicates and skew), sweeps (--sweep of segreduce's
-# stages 4 and 5 on uniform:32 and empty:50, of setop's stages 2 and 3 on the intersection of interleaved sets),
-# ncu (each segreduce kernel's time, DRAM bytes and warp efficiency on uniform:32 and huge at 2^24). bin-dir defaults to
+# The gpu parts, all by default: tests (the GPU tests, then compute-sanitizer on every row of each problem, variant
+# rows included, at a small n), tables (the lecture's tables at n = 2^26, median of 5: segreduce int32 and segscan
+# int32 with --variants on each --segments distribution of the README, ones, uniform:32, zipf:1.5, empty:50 and huge;
+# rle int32 with --variants on ones, uniform:32 and huge; setop on every --op of interleaved sets, and union of
+# duplicates and skew), sweeps (--sweep of segreduce's stages 4 and 5 on uniform:32 and empty:50, of segscan's stage 2
+# and rle's stage 1 on uniform:32, of setop's stages 2 and 3 on the intersection of interleaved sets), ncu (each
+# segreduce kernel's time, DRAM bytes and warp efficiency on uniform:32 and huge at 2^24). bin-dir defaults to
 # build/bin, report-dir to build/reports/10 (neither is committed; the lecture's JSON reports are copied into
 # chapters/10_segmented/results). The gpu mode prints a summary last: each step's exit code and seconds; the full
 # outputs are in report-dir. plot draws a staircase per table from the gpu mode's reports (or, with neither a
@@ -45,9 +46,9 @@ case "$mode" in
         step "sanitizer-$tool-segreduce" compute-sanitizer --tool "$tool" --error-exitcode 99 "$segmented" \
           --problem segreduce --n 20011 --segments empty:50 --reps 1 --warmup 1
         step "sanitizer-$tool-segscan" compute-sanitizer --tool "$tool" --error-exitcode 99 "$segmented" \
-          --problem segscan --type int32 --n 20011 --segments uniform:32 --reps 1 --warmup 1
+          --problem segscan --type int32 --n 20011 --segments uniform:32 --variants --reps 1 --warmup 1
         step "sanitizer-$tool-rle" compute-sanitizer --tool "$tool" --error-exitcode 99 "$segmented" \
-          --problem rle --type int32 --n 20011 --segments zipf:1.5 --reps 1 --warmup 1
+          --problem rle --type int32 --n 20011 --segments zipf:1.5 --variants --reps 1 --warmup 1
         step "sanitizer-$tool-setop" compute-sanitizer --tool "$tool" --error-exitcode 99 "$segmented" \
           --problem setop --op union --sets duplicates --n 20011 --reps 1 --warmup 1
       done
@@ -58,10 +59,10 @@ case "$mode" in
       for segments in "${distributions[@]}"; do
         table "segreduce-$(report_name "$segments")" --problem segreduce --type int32 --segments "$segments" \
           --variants
-        table "segscan-$(report_name "$segments")" --problem segscan --type int32 --segments "$segments"
+        table "segscan-$(report_name "$segments")" --problem segscan --type int32 --segments "$segments" --variants
       done
       for segments in ones uniform:32 huge; do
-        table "rle-$(report_name "$segments")" --problem rle --type int32 --segments "$segments"
+        table "rle-$(report_name "$segments")" --problem rle --type int32 --segments "$segments" --variants
       done
       for op in "${ops[@]}"; do
         table "setop-$op-interleaved" --problem setop --op "$op" --sets interleaved
@@ -78,6 +79,10 @@ case "$mode" in
           --output "$reports/sweep-segreduce-$(report_name "$segments").md" \
           --json "$reports/sweep-segreduce-$(report_name "$segments").json"
       done
+      step sweep-segscan "$segmented" --problem segscan --type int32 --segments uniform:32 --stage 2 --n 2^26 \
+        --sweep --reps 5 --format markdown --output "$reports/sweep-segscan.md" --json "$reports/sweep-segscan.json"
+      step sweep-rle "$segmented" --problem rle --type int32 --segments uniform:32 --stage 1 --n 2^26 --sweep \
+        --reps 5 --format markdown --output "$reports/sweep-rle.md" --json "$reports/sweep-rle.json"
       step sweep-setop "$segmented" --problem setop --op intersection --sets interleaved --stage 2 --stage 3 \
         --n 2^26 --sweep --reps 5 --format markdown --output "$reports/sweep-setop.md" \
         --json "$reports/sweep-setop.json"

@@ -1,16 +1,39 @@
 // Stage 1, single pass: run-length encoding as chapter 06's single-pass compaction of the run
-// heads, then one kernel for the lengths.
+// heads, each run's length written as soon as the next run's head is found.
 //
 // A run starts where a key differs from the key before it: those heads are the flags of a stream
 // compaction (chapter 06), and a run's index is the count of heads before it. So each tile loads
 // NT x VT keys (coalesced, warp-striped, then to thread order through shared memory), flags its
-// heads (the key before the tile is read once per thread from global memory), counts them per
-// thread, scans the counts over the block, and learns the heads of every tile before it by
-// decoupled look-back (common/device/lookback.cuh's packed counts): one read of the keys. Each
-// head writes its key and its position; the last tile writes the run count. A second, small
-// kernel turns positions into lengths (the next run's start minus this one's). A run of a million
-// equal keys costs nothing beyond its reads, and a run of one key costs one scattered write.
+// heads (the key before each thread's first is read from global memory), counts them per thread,
+// scans the counts over the block, and learns the heads of every tile before it by decoupled
+// look-back (common/device/lookback.cuh): one read of the keys. A run of a million equal keys
+// costs nothing beyond its reads.
+//
+// The lengths come out of the same pass. A run's length is the next run's start minus its own, so
+// the head of run r, at position p, knows the length of run r - 1 as soon as it knows where run
+// r - 1 started: the head before it in the tile, or, for a tile's first head, the last head of
+// the tiles before. The block scan carries that position beside the count (the pair (heads, last
+// head's position), combined by adding the counts and taking the larger position), and a second
+// look-back, by warp 1 while warp 0 runs the count's, learns the last head before the tile (a
+// packed status of one position: the largest published). The last tile writes the last run's
+// length (n minus its start). Writing each run's start and turning starts into lengths in a
+// second kernel instead costs 8 more bytes per run (a start written and read back) and a launch.
+//
+// The rest is what made chapter 06's compaction fast. The heads are staged in shared memory in
+// run order (a key and a position each), so that the keys and lengths go out with consecutive
+// threads on consecutive addresses, where each head stored from its own thread scatters its
+// writes over a warp's whole slice. The tile is large (128 x 15 by default; --sweep tries 128 and
+// 256 threads by 7 to 28 keys): fewer tiles, fewer look-backs. And the look-back warps sleep 1245
+// ns (chapter 02's delay) before their first poll, so that the predecessors have mostly
+// published by then.
+// Variant rows (--variants; `1 - change` is this stage with that one change undone) measure each.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "algorithm/lookback.hpp"
+#include "algorithm/shared_budget.hpp"
 #include "device/block.cuh"
 #include "device/lookback.cuh"
 #include "device/thread_ops.hpp"
@@ -23,22 +46,101 @@
 namespace stepwise::segmented {
 namespace {
 
-using Threads = IntList<128, 256>;
-using Items = IntList<7, 11>;
+/// The default tile, and the tile it replaced.
+constexpr int kThreads = 128;
+constexpr int kItems = 15;
+constexpr int kFirstThreads = 128;
+constexpr int kFirstItems = 7;
+/// The smallest tile compiled: it sizes the statuses in the workspace.
 constexpr int kSmallestTile = 128 * 7;
+/// How long a look-back warp sleeps before polling again a predecessor that has published nothing.
 constexpr unsigned kBackoffNs = 64;
+/// How long the look-back warps sleep before their first poll (chapter 02's default).
+constexpr unsigned kFirstPollNs = 1245;
 
-template <int NT, int VT, class T>
+/// Whether a tile of @p nt x @p vt keys of T (and a staged position per key) fits the static
+/// shared memory.
+template <class T>
+constexpr bool fits(int nt, int vt) {
+  return tile_fits(static_cast<std::size_t>(nt) * static_cast<std::size_t>(vt), sizeof(T) + sizeof(std::uint32_t));
+}
+
+/// The heads among some keys: how many, and the position of the last (0 when there is none: every
+/// head but the first key's is at a position above 0, so the larger position is the later head).
+struct Heads {
+  unsigned count;
+  std::uint32_t last;
+};
+
+/// Heads of consecutive stretches combined: the counts add, the later last head wins.
+struct HeadsPlus {
+  using value_type = Heads;
+  __device__ static constexpr Heads identity() { return {0u, 0u}; }
+  __device__ Heads operator()(const Heads& left, const Heads& right) const {
+    return {left.count + right.count, left.last > right.last ? left.last : right.last};
+  }
+};
+
+/// The last head's position alone, as the second look-back combines it.
+struct LastHead {
+  using value_type = std::uint32_t;
+  __device__ static constexpr std::uint32_t identity() { return 0u; }
+  __device__ std::uint32_t operator()(std::uint32_t left, std::uint32_t right) const {
+    return left > right ? left : right;
+  }
+};
+
+/// Stage 1 as it stands: every change on. Each variant row's struct turns one off.
+struct AllChanges {
+  using Threads = IntList<128, 256>;  ///< the tiles compiled: every shape of the sweep that fits
+  using Items = IntList<7, 11, 15, 19, 23, 28>;
+  static constexpr bool direct_lengths = true;  ///< lengths from the heads, no starts array
+  static constexpr bool staged_stores = true;   ///< heads staged in shared memory, stored coalesced
+  static constexpr unsigned first_poll_ns = kFirstPollNs;
+};
+/// A variant row runs at the default tile only, and compiles no other.
+struct Variant : AllChanges {
+  using Threads = IntList<kThreads>;
+  using Items = IntList<kItems>;
+};
+/// `1 - direct lengths`: each run's start written, a second kernel turns the starts into lengths.
+struct WithoutDirectLengths : Variant {
+  static constexpr bool direct_lengths = false;
+};
+/// `1 - staged stores`: each head stores its key and length from the thread that found it.
+struct WithoutStagedStores : Variant {
+  static constexpr bool staged_stores = false;
+};
+/// `1 - first poll`: the look-backs poll as soon as the aggregates are published.
+struct WithoutFirstPoll : Variant {
+  static constexpr unsigned first_poll_ns = 0;
+};
+/// `1 - tile 128x15`: the 128 x 7 tile it replaced.
+struct WithFirstTile : AllChanges {
+  using Threads = IntList<kFirstThreads>;
+  using Items = IntList<kFirstItems>;
+};
+
+/// One tile per block, the tile number a ticket: the heads found, counted and scanned with the
+/// last head's position, the runs and the last head before the tile learned by two look-backs
+/// (warps 0 and 1), then each head's key and the length of the run before it stored (with
+/// Changes::direct_lengths; else each head's position, into @p lengths as the starts). The last
+/// tile writes the run count and the last run's length.
+/// @tparam Changes AllChanges, or a variant row's struct
+template <int NT, int VT, class Changes, class T>
 __global__ void __launch_bounds__(NT)
-    rle_heads(const T* __restrict__ keys, std::uint64_t n, T* __restrict__ unique, std::uint32_t* __restrict__ starts,
-              std::int64_t* __restrict__ runs, unsigned* ticket_counter, PackedCountStatus status) {
-  using Scan = BlockScan<NT, Plus<unsigned long long>>;
+    rle_single_pass(const T* __restrict__ keys, std::uint64_t n, T* __restrict__ unique,
+                    std::uint32_t* __restrict__ lengths, std::int64_t* __restrict__ runs, unsigned* ticket_counter,
+                    PackedCountStatus run_status, PackedTileStatus<std::uint32_t> last_status) {
+  using Scan = BlockScan<NT, HeadsPlus>;
   constexpr int kTile = NT * VT;
-  const Plus<unsigned long long> op;
-  __shared__ T items[kTile];
+  const HeadsPlus op;
+  __shared__ alignas(8) T items[kTile];  // the transpose, then the tile's run keys in run order
+  __shared__ std::uint32_t starts[Changes::staged_stores ? kTile : 1];  // the tile's run starts in run order
   __shared__ typename Scan::Storage scan_storage;
   __shared__ unsigned ticket;
-  __shared__ unsigned long long tile_prefix;
+  __shared__ unsigned long long tile_runs;
+  __shared__ std::uint32_t tile_last;
   if (threadIdx.x == 0) ticket = atomicAdd(ticket_counter, 1u);
   __syncthreads();
   const std::uint64_t tile = ticket;
@@ -50,40 +152,89 @@ __global__ void __launch_bounds__(NT)
   const std::uint64_t first = base + static_cast<std::uint64_t>(threadIdx.x) * VT;
   const T previous = first > 0 && first < n ? keys[first - 1] : x[0];
   bool head[VT];
-  unsigned long long heads = 0;
+  Heads mine = HeadsPlus::identity();
 #pragma unroll
   for (int i = 0; i < VT; ++i) {
     head[i] =
         static_cast<int>(threadIdx.x) * VT + i < count && (first + i == 0 || x[i] != (i == 0 ? previous : x[i - 1]));
-    heads += head[i];
+    if (head[i]) mine = {mine.count + 1, static_cast<std::uint32_t>(first + i)};
   }
-  unsigned long long aggregate;
-  const unsigned long long thread_prefix = Scan::exclusive_scan(heads, aggregate, scan_storage, op);
+  Heads aggregate;
+  const Heads thread_prefix = Scan::exclusive_scan(mine, aggregate, scan_storage, op);
   if (tile == 0) {
     if (threadIdx.x == 0) {
-      status.publish(0, kTileInclusive, aggregate);
-      tile_prefix = 0;
+      run_status.publish(0, kTileInclusive, aggregate.count);
+      last_status.publish(0, kTileInclusive, aggregate.last);
+      tile_runs = 0;
+      tile_last = 0;
     }
-  } else {
-    if (threadIdx.x == 0) status.publish(tile, kTileAggregate, aggregate);
+  } else if (threadIdx.x < 64) {
+    // Warp 0 looks back for the runs before the tile, warp 1 for the last head before it; each
+    // publishes its own status, so that its inclusive prefix never races its own aggregate.
+    const bool leader = threadIdx.x % 32 == 0;
     if (threadIdx.x < 32) {
-      const unsigned long long before = look_back(status, tile, op, kBackoffNs);
-      if (threadIdx.x == 0) {
-        status.publish(tile, kTileInclusive, before + aggregate);
-        tile_prefix = before;
+      if (leader) run_status.publish(tile, kTileAggregate, aggregate.count);
+      if (Changes::first_poll_ns != 0) __nanosleep(Changes::first_poll_ns);  // let the predecessors publish first
+      const unsigned long long before = look_back(run_status, tile, Plus<unsigned long long>{}, kBackoffNs);
+      if (leader) {
+        run_status.publish(tile, kTileInclusive, before + aggregate.count);
+        tile_runs = before;
+      }
+    } else {
+      if (leader) last_status.publish(tile, kTileAggregate, aggregate.last);
+      if (Changes::first_poll_ns != 0) __nanosleep(Changes::first_poll_ns);
+      const std::uint32_t last = look_back(last_status, tile, LastHead{}, kBackoffNs);
+      if (leader) {
+        last_status.publish(tile, kTileInclusive, LastHead{}(last, aggregate.last));
+        tile_last = last;
       }
     }
   }
-  __syncthreads();
-  unsigned long long run = tile_prefix + thread_prefix;
+  __syncthreads();  // every warp is done with its transpose: items is free for the staging
+  const unsigned long long runs_before = tile_runs;
+  const std::uint32_t last_before = tile_last;
+  if constexpr (Changes::staged_stores) {
+    unsigned slot = thread_prefix.count;
 #pragma unroll
-  for (int i = 0; i < VT; ++i)
-    if (head[i]) {
-      unique[run] = x[i];
-      starts[run] = static_cast<std::uint32_t>(first + i);
-      ++run;
+    for (int i = 0; i < VT; ++i)
+      if (head[i]) {
+        items[slot] = x[i];
+        starts[slot] = static_cast<std::uint32_t>(first + i);
+        ++slot;
+      }
+    __syncthreads();
+    for (unsigned j = threadIdx.x; j < aggregate.count; j += NT) {
+      const unsigned long long run = runs_before + j;
+      unique[run] = items[j];
+      if constexpr (Changes::direct_lengths) {
+        if (run > 0) lengths[run - 1] = starts[j] - (j > 0 ? starts[j - 1] : last_before);
+      } else {
+        lengths[run] = starts[j];
+      }
     }
-  if (threadIdx.x == 0 && base + count == n) *runs = static_cast<std::int64_t>(tile_prefix + aggregate);
+  } else {
+    unsigned long long run = runs_before + thread_prefix.count;
+    std::uint32_t before = LastHead{}(last_before, thread_prefix.last);  // the head before this thread's first
+#pragma unroll
+    for (int i = 0; i < VT; ++i)
+      if (head[i]) {
+        const auto start = static_cast<std::uint32_t>(first + i);
+        unique[run] = x[i];
+        if constexpr (Changes::direct_lengths) {
+          if (run > 0) lengths[run - 1] = start - before;
+          before = start;
+        } else {
+          lengths[run] = start;
+        }
+        ++run;
+      }
+  }
+  if (threadIdx.x == 0 && base + count == n) {
+    const unsigned long long total = runs_before + aggregate.count;
+    *runs = static_cast<std::int64_t>(total);
+    if (Changes::direct_lengths && total > 0)
+      lengths[total - 1] = static_cast<std::uint32_t>(n - LastHead{}(last_before, aggregate.last));
+  }
 }
 
 /// counts[r] = the next run's start (n after the last) minus run r's.
@@ -96,33 +247,59 @@ __global__ void run_lengths(const std::uint32_t* __restrict__ starts, const std:
   counts[r] = static_cast<std::uint32_t>(next - starts[r]);
 }
 
-template <class T>
+/// Clears the ticket and both statuses, then one block per tile (and, without direct lengths, the
+/// lengths kernel).
+/// @tparam Changes AllChanges, or a variant row's struct
+template <class T, class Changes = AllChanges>
 void launch(const RleArgs<T>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
-  dispatch_tile(shape, Threads{}, Items{}, [&](auto nt, auto vt) {
+  dispatch_tile(shape, typename Changes::Threads{}, typename Changes::Items{}, [&](auto nt, auto vt) {
     constexpr int kNT = decltype(nt)::value;
     constexpr int kVT = decltype(vt)::value;
-    const std::uint64_t tiles = ceil_div(args.n, kNT * kVT);
-    const LookbackLayout layout = packed_lookback_layout(tiles);
-    unsigned* ticket = workspace.carve<unsigned>(0, 1);
-    const PackedCountStatus status{workspace.carve<unsigned long long>(layout.status_offset, tiles)};
-    std::uint32_t* starts = workspace.carve<std::uint32_t>(aligned_bytes(layout.total_bytes), args.n);
-    STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
-    rle_heads<kNT, kVT>
-        <<<grid_of(tiles), kNT, 0, stream>>>(args.keys, args.n, args.unique, starts, args.runs, ticket, status);
-    STEPWISE_CHECK_LAUNCH();
-    constexpr int kThreads = 256;
-    run_lengths<<<grid_of(ceil_div(args.n, kThreads)), kThreads, 0, stream>>>(starts, args.runs, args.counts, args.n);
-    STEPWISE_CHECK_LAUNCH();
+    static_assert(kNT * kVT >= kSmallestTile, "the workspace holds statuses for tiles of kSmallestTile");
+    static_assert(kNT >= 64, "warps 0 and 1 look back");
+    if constexpr (!fits<T>(kNT, kVT)) {
+      throw std::invalid_argument("tile " + describe(shape) + " is not compiled for " + std::to_string(sizeof(T)) +
+                                  "-byte keys: it does not fit the static shared memory");
+    } else {
+      const std::uint64_t tiles = ceil_div(args.n, kNT * kVT);
+      const LookbackLayout layout = packed_lookback_layout(2 * tiles);  // the runs' statuses, then the last heads'
+      unsigned* ticket = workspace.carve<unsigned>(0, 1);
+      unsigned long long* words = workspace.carve<unsigned long long>(layout.status_offset, 2 * tiles);
+      const PackedCountStatus run_status{words};
+      const PackedTileStatus<std::uint32_t> last_status{words + tiles};
+      std::uint32_t* lengths = args.counts;
+      if constexpr (!Changes::direct_lengths)
+        lengths = workspace.carve<std::uint32_t>(aligned_bytes(layout.total_bytes), args.n);  // the starts
+      STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
+      rle_single_pass<kNT, kVT, Changes><<<grid_of(tiles), kNT, 0, stream>>>(
+          args.keys, args.n, args.unique, lengths, args.runs, ticket, run_status, last_status);
+      STEPWISE_CHECK_LAUNCH();
+      if constexpr (!Changes::direct_lengths) {
+        constexpr int kLengthThreads = 256;
+        run_lengths<<<grid_of(ceil_div(args.n, kLengthThreads)), kLengthThreads, 0, stream>>>(lengths, args.runs,
+                                                                                              args.counts, args.n);
+        STEPWISE_CHECK_LAUNCH();
+      }
+    }
   });
 }
 
 WorkPlan plan(const SegmentStats&, const LaunchShape& shape) { return {WorkUnit::tile, shape.threads, shape.items}; }
 
+/// The shapes --sweep tries: every compiled tile that fits T's shared memory.
+template <class T>
+std::vector<LaunchShape> compiled_sweep() {
+  std::vector<LaunchShape> shapes;
+  for (const LaunchShape& shape : tile_grid(AllChanges::Threads{}, AllChanges::Items{}))
+    if (fits<T>(shape.threads, shape.items)) shapes.push_back(shape);
+  return shapes;
+}
+
 }  // namespace
 
 template <class T>
 std::size_t rle_single_pass_bytes(std::uint64_t n) {
-  return aligned_bytes(packed_lookback_layout(ceil_div(n, kSmallestTile)).total_bytes) +
+  return aligned_bytes(packed_lookback_layout(2 * ceil_div(n, kSmallestTile)).total_bytes) +
          aligned_bytes(n * sizeof(std::uint32_t));
 }
 
@@ -130,11 +307,22 @@ template <class T>
 RleStage<T> rle_single_pass() {
   RleStage<T> stage;
   stage.name = "single-pass";
-  stage.lesson = "compaction of the run heads in one pass with decoupled look-back, then the lengths";
-  stage.shape = {128, 7};
-  stage.sweep = tile_grid(Threads{}, Items{});
+  stage.lesson =
+      "compaction of the run heads in one pass with decoupled look-back, each length written at the next head";
+  stage.shape = {kThreads, kItems};
+  stage.sweep = compiled_sweep<T>();
   stage.launch = launch<T>;
   stage.traits.plan = plan;
+  stage.variants = {
+      variant_of(stage, "direct lengths", "each run's start written, then a second kernel for the lengths",
+                 launch<T, WithoutDirectLengths>),
+      variant_of(stage, "staged stores", "each head's key and length stored by the thread that found it",
+                 launch<T, WithoutStagedStores>),
+      variant_of(stage, "first poll", "the look-backs poll as soon as the aggregates are published",
+                 launch<T, WithoutFirstPoll>),
+      variant_of(stage, "tile 128x15", "the 128 x 7 tile", launch<T, WithFirstTile>),
+  };
+  stage.variants.back().shape = {kFirstThreads, kFirstItems};
   return stage;
 }
 

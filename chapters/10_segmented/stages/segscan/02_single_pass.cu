@@ -13,7 +13,29 @@
 // through shared memory). The price: the segment ids are read beside the values (4 more bytes
 // per item: the flags could also come from the offsets by a load-balancing search), and the
 // pairs are twice as wide as the values through the block scan and the look-back.
+//
+// What makes it run at a copy's speed is what made chapter 02's single pass do so: the look-back is
+// a fixed cost per tile, and three changes shrink it.
+//   - A large tile (128 x 15 by default; --sweep tries 128 and 256 threads by 7 to 28 items): fewer
+//     tiles, so fewer look-backs, each spread over more items. With 4-byte values the keys are
+//     transposed through the values' buffer (a warp's slice of either is the same bytes, and each
+//     warp is done with one before it starts the other), so the large tile still fits many blocks
+//     per SM.
+//   - A packed status for 4-byte values: a pair of a flag and an int32 or float sum fits one 64-bit
+//     word with the tile's flag (PackedFlaggedStatus), so a predecessor's status is one relaxed load,
+//     where the flag, then the value behind a release/acquire pair, cost two dependent round trips
+//     to L2 (float64 sums keep that FlaggedTileStatus).
+//   - A first poll 1245 ns after the tile's aggregate is published (chapter 02's delay, CUB's for
+//     4-byte sums on sm_90): the predecessors have mostly published by then, where polling at once
+//     keeps the L2 slice that holds their statuses busy while they try to write them.
+// Variant rows (--variants; `2 - change` is this stage with that one change undone) measure each.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "algorithm/lookback.hpp"
+#include "algorithm/shared_budget.hpp"
 #include "device/block.cuh"
 #include "device/lookback.cuh"
 #include "device/thread_ops.hpp"
@@ -26,29 +48,79 @@
 namespace stepwise::segmented {
 namespace {
 
-using Threads = IntList<128, 256>;
-using Items = IntList<7, 11>;
+/// The default tile, and the tile it replaced.
+constexpr int kThreads = 128;
+constexpr int kItems = 15;
+constexpr int kFirstThreads = 128;
+constexpr int kFirstItems = 7;
 /// The smallest tile compiled: it sizes the statuses in the workspace.
 constexpr int kSmallestTile = 128 * 7;
-/// How long a look-back warp sleeps before polling a predecessor that has published nothing.
+/// How long a look-back warp sleeps before polling again a predecessor that has published nothing.
 constexpr unsigned kBackoffNs = 64;
+/// How long the look-back warp sleeps before its first poll (chapter 02's default).
+constexpr unsigned kFirstPollNs = 1245;
+
+/// Whether 4-byte values share their transpose buffer with the keys.
+template <class T>
+constexpr bool kKeysShareValues = sizeof(T) == sizeof(std::uint32_t);
+
+/// Whether a tile of @p nt x @p vt items of T (and their keys, unless they share the values'
+/// buffer) fits the static shared memory.
+template <class T>
+constexpr bool fits(int nt, int vt) {
+  return tile_fits(static_cast<std::size_t>(nt) * static_cast<std::size_t>(vt),
+                   sizeof(T) + (kKeysShareValues<T> ? 0 : sizeof(std::uint32_t)));
+}
 
 template <class T>
 using Pair = Flagged<Accum<T>>;
 
-template <int NT, int VT, class T>
+/// Stage 2 as it stands: every change on. Each variant row's struct turns one off.
+struct AllChanges {
+  using Threads = IntList<128, 256>;  ///< the tiles compiled: every shape of the sweep that fits
+  using Items = IntList<7, 11, 15, 19, 23, 28>;
+  static constexpr bool packed_status = true;  ///< PackedFlaggedStatus for 4-byte sums
+  static constexpr unsigned first_poll_ns = kFirstPollNs;
+};
+/// A variant row runs at the default tile only, and compiles no other.
+struct Variant : AllChanges {
+  using Threads = IntList<kThreads>;
+  using Items = IntList<kItems>;
+};
+/// `2 - packed status`: FlaggedTileStatus (flag, then value, release/acquire) for every type.
+struct WithoutPackedStatus : Variant {
+  static constexpr bool packed_status = false;
+};
+/// `2 - first poll`: the look-back polls as soon as the aggregate is published.
+struct WithoutFirstPoll : Variant {
+  static constexpr unsigned first_poll_ns = 0;
+};
+/// `2 - tile 128x15`: the 128 x 7 tile it replaced.
+struct WithFirstTile : AllChanges {
+  using Threads = IntList<kFirstThreads>;
+  using Items = IntList<kFirstItems>;
+};
+
+/// One tile per block, the tile number a ticket (chapter 02's stage 7): the items and their
+/// segment ids loaded warp-striped and moved to thread order, the head flags set, the pairs
+/// reduced, scanned over the block and chained by look-back (after @p first_poll_ns, if not 0),
+/// then scanned in registers and stored warp-striped.
+template <int NT, int VT, class T, class Status>
 __global__ void __launch_bounds__(NT)
     segscan_single_pass(const T* __restrict__ values, const std::uint32_t* __restrict__ ids, T* __restrict__ out,
-                        std::uint64_t n, unsigned* ticket_counter, FlaggedTileStatus<Pair<T>> status) {
+                        std::uint64_t n, unsigned* ticket_counter, Status status, unsigned first_poll_ns) {
   using Op = FlaggedPlus<Accum<T>>;
   using Scan = BlockScan<NT, Op>;
   constexpr int kTile = NT * VT;
   const Op op;
-  __shared__ T items[kTile];
-  __shared__ std::uint32_t keys[kTile];
+  __shared__ alignas(8) T items[kTile];
+  __shared__ std::uint32_t own_keys[kKeysShareValues<T> ? 1 : kTile];
   __shared__ typename Scan::Storage scan_storage;
   __shared__ unsigned ticket;
   __shared__ Pair<T> tile_prefix;
+  // A warp's slice of either array is the same bytes when T is 4 bytes, and a warp finishes one
+  // transpose (a __syncwarp) before it starts the next: no warp touches another's slice.
+  std::uint32_t* keys = kKeysShareValues<T> ? reinterpret_cast<std::uint32_t*>(items) : own_keys;
   if (threadIdx.x == 0) ticket = atomicAdd(ticket_counter, 1u);
   __syncthreads();
   const std::uint64_t tile = ticket;  // tiles in the order they started: the look-back never waits on an idle one
@@ -57,8 +129,8 @@ __global__ void __launch_bounds__(NT)
   T x[VT];
   std::uint32_t k[VT];
   load_warp_striped<NT, VT>(values, base, count, T(0), x);
-  warp_striped_to_thread_order<NT, VT>(x, items);
   load_warp_striped<NT, VT>(ids, base, count, 0u, k);
+  warp_striped_to_thread_order<NT, VT>(x, items);
   warp_striped_to_thread_order<NT, VT>(k, keys);
   const std::uint64_t first = base + static_cast<std::uint64_t>(threadIdx.x) * VT;
   const std::uint32_t previous = first > 0 && first < n ? ids[first - 1] : 0u;
@@ -77,6 +149,7 @@ __global__ void __launch_bounds__(NT)
   } else {
     if (threadIdx.x == 0) status.publish(tile, kTileAggregate, aggregate);
     if (threadIdx.x < 32) {
+      if (first_poll_ns != 0) __nanosleep(first_poll_ns);  // let the predecessors publish first
       const Pair<T> exclusive = look_back(status, tile, op, kBackoffNs);
       if (threadIdx.x == 0) {
         status.publish(tile, kTileInclusive, op(exclusive, aggregate));
@@ -93,31 +166,58 @@ __global__ void __launch_bounds__(NT)
   store_thread_order_by_warp<NT, VT>(out, base, count, y, items);
 }
 
-template <class T>
+/// Clears the ticket and the statuses, then one block per tile.
+/// @tparam Changes AllChanges, or a variant row's struct
+template <class T, class Changes = AllChanges>
 void launch(const SegScanArgs<T>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
-  dispatch_tile(shape, Threads{}, Items{}, [&](auto nt, auto vt) {
+  dispatch_tile(shape, typename Changes::Threads{}, typename Changes::Items{}, [&](auto nt, auto vt) {
     constexpr int kNT = decltype(nt)::value;
     constexpr int kVT = decltype(vt)::value;
-    const std::uint64_t tiles = ceil_div(args.n, kNT * kVT);
-    const LookbackLayout layout = lookback_layout(tiles, sizeof(Pair<T>));
-    unsigned* ticket = workspace.carve<unsigned>(0, 1);
-    FlaggedTileStatus<Pair<T>> status{workspace.carve<std::uint32_t>(layout.status_offset, tiles),
-                                      workspace.carve<Pair<T>>(layout.aggregates_offset, tiles),
-                                      workspace.carve<Pair<T>>(layout.inclusives_offset, tiles)};
-    STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
-    segscan_single_pass<kNT, kVT>
-        <<<grid_of(tiles), kNT, 0, stream>>>(args.values, args.segment_ids, args.out, args.n, ticket, status);
-    STEPWISE_CHECK_LAUNCH();
+    static_assert(kNT * kVT >= kSmallestTile, "the workspace holds statuses for tiles of kSmallestTile");
+    if constexpr (!fits<T>(kNT, kVT)) {
+      throw std::invalid_argument("tile " + describe(shape) + " is not compiled for " + std::to_string(sizeof(T)) +
+                                  "-byte values: it does not fit the static shared memory");
+    } else {
+      const std::uint64_t tiles = ceil_div(args.n, kNT * kVT);
+      unsigned* ticket = workspace.carve<unsigned>(0, 1);
+      const unsigned grid = grid_of(tiles);
+      if constexpr (Changes::packed_status && sizeof(Accum<T>) == 4) {
+        const LookbackLayout layout = packed_lookback_layout(tiles);
+        const PackedFlaggedStatus<Pair<T>> status{workspace.carve<unsigned long long>(layout.status_offset, tiles)};
+        STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
+        segscan_single_pass<kNT, kVT><<<grid, kNT, 0, stream>>>(args.values, args.segment_ids, args.out, args.n, ticket,
+                                                                status, Changes::first_poll_ns);
+      } else {
+        const LookbackLayout layout = lookback_layout(tiles, sizeof(Pair<T>));
+        const FlaggedTileStatus<Pair<T>> status{workspace.carve<std::uint32_t>(layout.status_offset, tiles),
+                                                workspace.carve<Pair<T>>(layout.aggregates_offset, tiles),
+                                                workspace.carve<Pair<T>>(layout.inclusives_offset, tiles)};
+        STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
+        segscan_single_pass<kNT, kVT><<<grid, kNT, 0, stream>>>(args.values, args.segment_ids, args.out, args.n, ticket,
+                                                                status, Changes::first_poll_ns);
+      }
+      STEPWISE_CHECK_LAUNCH();
+    }
   });
 }
 
 WorkPlan plan(const SegmentStats&, const LaunchShape& shape) { return {WorkUnit::tile, shape.threads, shape.items}; }
 
+/// The shapes --sweep tries: every compiled tile that fits T's shared memory.
+template <class T>
+std::vector<LaunchShape> compiled_sweep() {
+  std::vector<LaunchShape> shapes;
+  for (const LaunchShape& shape : tile_grid(AllChanges::Threads{}, AllChanges::Items{}))
+    if (fits<T>(shape.threads, shape.items)) shapes.push_back(shape);
+  return shapes;
+}
+
 }  // namespace
 
 template <class T>
 std::size_t single_pass_scan_bytes(std::uint64_t n) {
-  return lookback_layout(ceil_div(n, kSmallestTile), sizeof(Pair<T>)).total_bytes;
+  const std::uint64_t tiles = ceil_div(n, kSmallestTile);
+  return std::max(lookback_layout(tiles, sizeof(Pair<T>)).total_bytes, packed_lookback_layout(tiles).total_bytes);
 }
 
 template <class T>
@@ -125,10 +225,18 @@ SegScanStage<T> segscan_single_pass() {
   SegScanStage<T> stage;
   stage.name = "single-pass";
   stage.lesson = "a scan of (flag, value) pairs with decoupled look-back: one pass whatever the segments";
-  stage.shape = {128, 7};
-  stage.sweep = tile_grid(Threads{}, Items{});
+  stage.shape = {kThreads, kItems};
+  stage.sweep = compiled_sweep<T>();
   stage.launch = launch<T>;
   stage.traits.plan = plan;
+  stage.variants = {
+      variant_of(stage, "packed status", "the flag, then the pair behind release/acquire (FlaggedTileStatus)",
+                 launch<T, WithoutPackedStatus>),
+      variant_of(stage, "first poll", "the look-back polls as soon as the aggregate is published",
+                 launch<T, WithoutFirstPoll>),
+      variant_of(stage, "tile 128x15", "the 128 x 7 tile", launch<T, WithFirstTile>),
+  };
+  stage.variants.back().shape = {kFirstThreads, kFirstItems};
   return stage;
 }
 
