@@ -21,6 +21,9 @@
 //   searches run over the whole inputs (four binary searches, in global memory for the tiles).
 // - The look-back's first poll waits 1245 ns (chapter 02's default), so that a tile whose
 //   predecessors are still running does not keep their statuses' L2 lines busy.
+// - The registers are bounded (__launch_bounds__) to leave room for 1536 threads per SM, six
+//   blocks of 256 where 46 registers a thread left five: each block's phases (load, search,
+//   loop, look-back, store) run one after the other, and more blocks per SM overlap them.
 // - Then the whole tile stores the kept keys with consecutive threads on consecutive outputs:
 //   every warp-wide store one line.
 // The tile is wider than stage 2's (more elements per thread), so that the partition searches
@@ -28,7 +31,7 @@
 // 15 and 19 elements each.
 //
 // Variant rows (--variants; `3 - change` is this stage with that one change undone): the loop
-// once, the near searches, the first poll, and the tile.
+// once, the near searches, the first poll, the register bound, and the tile.
 #include <cuda_runtime.h>
 
 #include "algorithm/lookback.hpp"
@@ -51,6 +54,8 @@ constexpr int kFirstItems = 15;
 
 /// How long the look-back waits before its first poll (chapter 02's single-pass default).
 constexpr unsigned kFirstPollNs = 1245;
+/// The threads the registers leave room for on an SM (AllChanges::resident_threads).
+constexpr int kResidentThreads = 1536;
 
 /// Stage 3 as it stands: every change on. Each variant row's struct turns one off.
 struct AllChanges {
@@ -58,6 +63,9 @@ struct AllChanges {
   static constexpr bool loop_once = true;
   static constexpr CutSearch search = CutSearch::near;  ///< how the balanced cuts search
   static constexpr unsigned first_poll_ns = kFirstPollNs;
+  /// The threads per SM the registers must leave room for (__launch_bounds__'s minimum blocks
+  /// times NT): 1536, three quarters of an H100 SM, holds the kernel to 40 registers.
+  static constexpr int resident_threads = kResidentThreads;
   using Threads = IntList<128, 256, 512>;  ///< the tiles compiled: every shape of the sweep
   using Items = IntList<11, 15, 19>;
 };
@@ -80,6 +88,11 @@ struct WithoutNearSearch : Variant {
 struct WithoutFirstPoll : Variant {
   static constexpr unsigned first_poll_ns = 0;
 };
+/// `3 - 1536 threads per SM`: the registers bounded for 1280 threads, five blocks of 256, where the
+/// compiler's own choice without a bound (46 registers) leaves the kernel.
+struct WithoutResidentBound : Variant {
+  static constexpr int resident_threads = 1280;
+};
 /// `3 - tile 256x15`: the tile stage 3 first ran at, 128 x 15.
 struct WithFirstTile : AllChanges {
   using Threads = IntList<kFirstThreads>;
@@ -91,7 +104,7 @@ struct WithFirstTile : AllChanges {
 /// @tparam Changes AllChanges, or a variant row's struct
 /// @tparam kOp the set operation
 template <int NT, int VT, class Changes, SetOp kOp, class K>
-__global__ void __launch_bounds__(NT)
+__global__ void __launch_bounds__(NT, Changes::resident_threads / NT > 1 ? Changes::resident_threads / NT : 1)
     set_op_one_pass(const K* __restrict__ a, const K* __restrict__ b, TileCuts cuts, std::int64_t tiles,
                     unsigned* ticket_counter, PackedCountStatus status, K* __restrict__ out,
                     std::int64_t* __restrict__ out_count) {
@@ -191,6 +204,9 @@ SetOpStage setop_tuned() {
       variant_of(stage, "near searches", "stage 2's balanced cuts: binary searches over the whole inputs",
                  launch<WithoutNearSearch>),
       variant_of(stage, "first poll 1245 ns", "the look-back polls its predecessors at once", launch<WithoutFirstPoll>),
+      variant_of(stage, "1536 threads per SM",
+                 "registers bounded for 1280 threads, five blocks of 256, as the compiler leaves them unbounded",
+                 launch<WithoutResidentBound>),
       variant_of(stage, "tile 256x15", "the tile this stage first ran at, 128 x 15", launch<WithFirstTile>),
   };
   stage.variants.back().shape = {kFirstThreads, kFirstItems};
