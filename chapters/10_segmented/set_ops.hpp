@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "algorithm/hd.hpp"
 #include "algorithm/merge_path.hpp"
@@ -96,6 +97,45 @@ struct Cut {
   Index b = 0;
 };
 
+/// How balanced_cut() finds the ends of the run of the key at Merge Path's cut.
+enum class CutSearch {
+  /// Binary searches over all of A and B: four of them, each as long as the inputs' logarithm.
+  full,
+  /// Galloping searches outward from Merge Path's cut (probes 1, 2, 4, ... elements away, then a
+  /// binary search between the last two probes): 2 log2(r) + 1 probes for a run of r copies, so
+  /// one or two reads where the key at the cut has no other copy near it.
+  near,
+};
+
+/// The lower bound of @p key in the sorted @p data[0, @p end), found by galloping back from
+/// @p end: probes end - 1, end - 2, end - 4, ... until one is below @p key, then a binary search
+/// between that probe and the one before.
+template <class It, class Index, class Key>
+STEPWISE_HD Index lower_bound_before(It data, Index end, const Key& key) {
+  Index hi = end;  // data[hi, end) are not below key
+  for (Index step = 1; step <= hi; step *= 2) {
+    const Index probe = hi - step;
+    if (data[probe] < key)
+      return probe + 1 + search_bound<Bounds::lower>(data + (probe + 1), hi - probe - 1, key, Less{});
+    hi = probe;
+  }
+  return search_bound<Bounds::lower>(data, hi, key, Less{});
+}
+
+/// The upper bound of @p key in the sorted @p data[0, @p count), given that @p data[0, @p from)
+/// are not above @p key: probes from, from + 1, from + 3, from + 7, ... until one is above
+/// @p key, then a binary search between that probe and the one before.
+template <class It, class Index, class Key>
+STEPWISE_HD Index upper_bound_after(It data, Index from, Index count, const Key& key) {
+  Index lo = from;  // data[0, lo) are not above key
+  for (Index step = 1; step <= count - lo; step *= 2) {
+    const Index probe = lo + step - 1;
+    if (key < data[probe]) return lo + search_bound<Bounds::upper>(data + lo, probe - lo, key, Less{});
+    lo = probe + 1;
+  }
+  return lo + search_bound<Bounds::upper>(data + lo, count - lo, key, Less{});
+}
+
 /// The balanced cut near output diagonal @p diagonal (Baxter's Balanced Path): Merge Path's cut
 /// (ties take A first, so a key's A copies all come before its B copies), then, for the key x =
 /// B[j] at the cut, the x copies already before it (aRun from A, bRun from B) are redealt in the
@@ -103,19 +143,25 @@ struct Cut {
 /// would leave A's r-th copy before the cut and B's r-th after, the cut takes B's copy too: the
 /// cut holds diagonal or diagonal + 1 elements. Cuts at increasing diagonals never go back, and no
 /// pair of copies straddles one, so every piece between two cuts runs std::set_*'s loop alone.
-/// Six binary searches at most; host and device.
-template <class AIt, class BIt, class Index>
+/// Merge Path's search and at most four searches more for x's run (@p search says how: the
+/// same cut either way); host and device.
+template <CutSearch search = CutSearch::full, class AIt, class BIt, class Index>
 STEPWISE_HD Cut<Index> balanced_cut(AIt a, Index a_count, BIt b, Index b_count, Index diagonal) {
   const Index i = merge_path<Bounds::lower>(a, a_count, b, b_count, diagonal, Less{});
   const Index j = diagonal - i;
   if (j >= b_count) return {i, j};  // all of B before the cut: every pair is whole
   const auto x = b[j];
-  const Index a_start = search_bound<Bounds::lower>(a, i, x, Less{});
-  const Index b_start = search_bound<Bounds::lower>(b, j, x, Less{});
+  constexpr bool kNear = search == CutSearch::near;
+  const Index a_start = kNear ? lower_bound_before(a, i, x) : search_bound<Bounds::lower>(a, i, x, Less{});
+  const Index b_start = kNear ? lower_bound_before(b, j, x) : search_bound<Bounds::lower>(b, j, x, Less{});
   const Index x_count = (i - a_start) + (j - b_start);  // copies of x before Merge Path's cut
   if (x_count == 0) return {i, j};
-  const Index a_copies = search_bound<Bounds::upper>(a, a_count, x, Less{}) - a_start;
-  const Index b_copies = search_bound<Bounds::upper>(b, b_count, x, Less{}) - b_start;
+  // Ties take A first, so A[0, i) and B[0, j] are not above x: the runs end at or after i and j + 1.
+  const Index a_end = kNear ? upper_bound_after(a, i, a_count, x) : search_bound<Bounds::upper>(a, a_count, x, Less{});
+  const Index b_end =
+      kNear ? upper_bound_after(b, j + 1, b_count, x) : search_bound<Bounds::upper>(b, b_count, x, Less{});
+  const Index a_copies = a_end - a_start;
+  const Index b_copies = b_end - b_start;
   const Index pairs = a_copies < b_copies ? a_copies : b_copies;
   Index a_take;
   Index b_take;
@@ -167,6 +213,61 @@ STEPWISE_HD Index serial_set_op(SetOp op, AIt a, Index a_begin, Index a_end, BIt
     }
   }
   return kept;
+}
+
+/// The serial loop of serial_set_op() as the tuned kernels run it: the op fixed at compile time,
+/// exactly @p kSteps steps (no early exit: a step past the piece's end keeps nothing), the front
+/// key of each input held in a register and one new key read per input consumed. Step s writes
+/// its candidate (A's key on a pair or when A's is the smaller, else B's) to @p keys[s] and sets
+/// bit s of the returned mask when the op keeps it; the kept keys in step order are the piece's
+/// output. Reads only inside the two ranges. @p kSteps must be at least the piece's length.
+template <SetOp kOp, int kSteps, class AIt, class BIt, class Index, class Key>
+STEPWISE_HD unsigned serial_set_op_masked(AIt a, Index a_begin, Index a_end, BIt b, Index b_begin, Index b_end,
+                                          Key (&keys)[kSteps]) {
+  static_assert(kSteps >= 1 && kSteps <= 32, "one mask bit per step");
+  Key a_key{};
+  Key b_key{};
+  if (a_begin < a_end) a_key = a[a_begin];
+  if (b_begin < b_end) b_key = b[b_begin];
+  unsigned mask = 0;
+  STEPWISE_UNROLL
+  for (int step = 0; step < kSteps; ++step) {
+    const bool a_left = a_begin < a_end;
+    const bool b_left = b_begin < b_end;
+    const bool step_a = a_left && (!b_left || !(b_key < a_key));  // A's key is the smaller, or a pair
+    const bool step_b = b_left && (!a_left || !(a_key < b_key));  // B's key is the smaller, or a pair
+    bool keep;
+    if constexpr (kOp == SetOp::intersection) {
+      keep = step_a && step_b;  // a pair
+    } else if constexpr (kOp == SetOp::union_) {
+      keep = step_a || step_b;  // anything: a pair gives A's copy
+    } else if constexpr (kOp == SetOp::difference) {
+      keep = step_a && !step_b;  // A's key without a partner
+    } else {
+      keep = step_a != step_b;  // either key without a partner
+    }
+    keys[step] = step_a ? a_key : b_key;
+    mask |= static_cast<unsigned>(keep) << step;
+    if (step_a && ++a_begin < a_end) a_key = a[a_begin];
+    if (step_b && ++b_begin < b_end) b_key = b[b_begin];
+  }
+  return mask;
+}
+
+/// Calls `f(std::integral_constant<SetOp, op>{})`: the op as a compile-time constant, for
+/// serial_set_op_masked(); host code (a launcher picks its kernel with it).
+template <class F>
+decltype(auto) with_set_op(SetOp op, F&& f) {
+  switch (op) {
+    case SetOp::intersection:
+      return f(std::integral_constant<SetOp, SetOp::intersection>{});
+    case SetOp::union_:
+      return f(std::integral_constant<SetOp, SetOp::union_>{});
+    case SetOp::difference:
+      return f(std::integral_constant<SetOp, SetOp::difference>{});
+    default:
+      return f(std::integral_constant<SetOp, SetOp::symmetric_difference>{});
+  }
 }
 
 }  // namespace stepwise::segmented

@@ -55,26 +55,27 @@ PerElementScratch carve_per_element(Workspace& workspace, std::uint64_t a_count,
 TiledScratch carve_tiled(Workspace& workspace, std::uint64_t a_count, std::uint64_t b_count, int tile_items);
 
 /// The partition kernel: cuts.a[t], cuts.b[t] = balanced_cut(a, b, min(t * spacing, total)) for
-/// t <= tiles, one thread per boundary, each a handful of binary searches in global memory.
-template <class K>
+/// t <= tiles, one thread per boundary, each a handful of searches in global memory (@p search
+/// says which).
+template <CutSearch search, class K>
 __global__ void balanced_partitions(const K* __restrict__ a, std::int64_t a_count, const K* __restrict__ b,
                                     std::int64_t b_count, std::int64_t spacing, std::int64_t tiles, TileCuts cuts) {
   const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t > tiles) return;
   const std::int64_t total = a_count + b_count;
   const std::int64_t diagonal = t * spacing < total ? t * spacing : total;
-  const Cut<std::int64_t> cut = balanced_cut(a, a_count, b, b_count, diagonal);
+  const Cut<std::int64_t> cut = balanced_cut<search>(a, a_count, b, b_count, diagonal);
   cuts.a[t] = cut.a;
   cuts.b[t] = cut.b;
 }
 
 /// Enqueues balanced_partitions for tiles of @p spacing outputs: @p tiles + 1 boundaries.
-template <class K>
+template <CutSearch search = CutSearch::full, class K>
 void launch_balanced_partitions(const K* a, std::int64_t a_count, const K* b, std::int64_t b_count,
                                 std::int64_t spacing, std::int64_t tiles, TileCuts cuts, cudaStream_t stream) {
   constexpr int kThreads = 128;
   const std::size_t boundaries = static_cast<std::size_t>(tiles) + 1;
-  balanced_partitions<K>
+  balanced_partitions<search, K>
       <<<grid_of(ceil_div(boundaries, kThreads)), kThreads, 0, stream>>>(a, a_count, b, b_count, spacing, tiles, cuts);
   STEPWISE_CHECK_LAUNCH();
 }
@@ -86,8 +87,9 @@ inline std::int64_t set_tiles(std::int64_t total, std::int64_t spacing) {
 }
 
 /// One tile of the balanced-path stages, NT threads of VT diagonals each: the tile holds NT*VT or
-/// NT*VT + 1 elements (a balanced cut may take one more B copy), at most kCapacity.
-template <int NT, int VT, class K>
+/// NT*VT + 1 elements (a balanced cut may take one more B copy), at most kCapacity. @p search is
+/// how the threads' balanced cuts search (CutSearch).
+template <int NT, int VT, class K, CutSearch search = CutSearch::full>
 struct SetTile {
   static constexpr int kTile = NT * VT;
   static constexpr int kCapacity = kTile + 1;
@@ -132,7 +134,7 @@ struct SetTile {
     const K* a_keys = storage.keys;
     const K* b_keys = storage.keys + a_count;
     const int diagonal = min(VT * static_cast<int>(threadIdx.x), count);
-    const Cut<int> cut = balanced_cut(a_keys, a_count, b_keys, b_count, diagonal);
+    const Cut<int> cut = balanced_cut<search>(a_keys, a_count, b_keys, b_count, diagonal);
     storage.cut_a[threadIdx.x] = cut.a;
     storage.cut_b[threadIdx.x] = cut.b;
     if (threadIdx.x == 0) {  // the last piece ends at the tile's end
@@ -151,6 +153,13 @@ struct SetTile {
   template <class Emit>
   __device__ int run(SetOp op, const Storage& storage, Emit&& emit) const {
     return serial_set_op<kPiece>(op, storage.keys, a_begin, a_end, storage.keys + a_count, b_begin, b_end, emit);
+  }
+
+  /// The same loop with the op fixed at compile time and its kPiece candidates kept in registers
+  /// (serial_set_op_masked): bit s of the returned mask is set when @p keys[s] is kept.
+  template <SetOp kOp>
+  __device__ unsigned run_masked(const Storage& storage, K (&keys)[kPiece]) const {
+    return serial_set_op_masked<kOp>(storage.keys, a_begin, a_end, storage.keys + a_count, b_begin, b_end, keys);
   }
 };
 

@@ -1,7 +1,8 @@
 // CPU tests of chapter 10's set operations: the reference on hand-made multisets for every op,
 // the per-element decisions and places and the balanced cuts with the serial loop against
 // std::set_* on random multisets with long runs of duplicates (the code the kernels run,
-// set_ops.hpp), the cuts' own promises, the input classes, and --analyze's drawing.
+// set_ops.hpp), stage 3's compile-time loop and near searches, the cuts' own promises, the input
+// classes, and --analyze's drawing.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -110,6 +111,43 @@ Keys two_level(SetOp op, const SetInputs& sets, int threads, int items) {
   return out;
 }
 
+/// Stage 3's loop on the host: two_level()'s tiles and pieces (cut by the near searches), each
+/// piece run by serial_set_op_masked with the op fixed and kItems + 1 steps, the kept candidates
+/// in step order concatenated.
+template <int kItems>
+Keys two_level_masked(SetOp op, const SetInputs& sets, int threads) {
+  const auto a_count = static_cast<Index>(sets.a.size());
+  const auto b_count = static_cast<Index>(sets.b.size());
+  const Index tile = static_cast<Index>(threads) * kItems;
+  Keys out;
+  Cut<Index> from{0, 0};
+  for (Index diagonal = tile;; diagonal += tile) {
+    const Index d = std::min(diagonal, a_count + b_count);
+    const Cut<Index> to = balanced_cut<CutSearch::near>(sets.a.data(), a_count, sets.b.data(), b_count, d);
+    const Keys a(sets.a.begin() + from.a, sets.a.begin() + to.a);
+    const Keys b(sets.b.begin() + from.b, sets.b.begin() + to.b);
+    const int count = static_cast<int>(a.size() + b.size());
+    const int a_size = static_cast<int>(a.size());
+    const int b_size = static_cast<int>(b.size());
+    for (int t = 0; t < threads; ++t) {
+      const Cut<int> begin =
+          balanced_cut<CutSearch::near>(a.data(), a_size, b.data(), b_size, std::min(kItems * t, count));
+      const Cut<int> end = t + 1 < threads ? balanced_cut<CutSearch::near>(a.data(), a_size, b.data(), b_size,
+                                                                           std::min(kItems * (t + 1), count))
+                                           : Cut<int>{a_size, b_size};
+      SetKey keys[kItems + 1];
+      const unsigned mask = with_set_op(op, [&](auto kop) {
+        return serial_set_op_masked<decltype(kop)::value>(a.data(), begin.a, end.a, b.data(), begin.b, end.b, keys);
+      });
+      for (int s = 0; s < kItems + 1; ++s)
+        if ((mask >> s) & 1u) out.push_back(keys[s]);
+    }
+    from = to;
+    if (d == a_count + b_count) break;
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("the reference keeps std::set_*'s multiset counts on a hand-made example") {
@@ -169,6 +207,61 @@ TEST_CASE("tiles cut into threads' pieces, as the kernels cut them, give std::se
         CAPTURE(items);
         REQUIRE(two_level(op, sets, threads, items) == set_op_on_cpu(op, sets.a, sets.b));
       }
+  }
+}
+
+TEST_CASE("the compile-time loop with candidates in registers gives std::set_* on every piece, for every op") {
+  std::mt19937 rng(17);
+  for (int trial = 0; trial < 1500; ++trial) {
+    const SetInputs sets = random_sets(rng, 60, 1 + trial % 8);
+    for (SetOp op : kOps)
+      for (int threads : {1, 2, 3, 4}) {
+        CAPTURE(trial);
+        CAPTURE(to_string(op));
+        CAPTURE(threads);
+        const Keys expected = set_op_on_cpu(op, sets.a, sets.b);
+        REQUIRE(two_level_masked<1>(op, sets, threads) == expected);
+        REQUIRE(two_level_masked<2>(op, sets, threads) == expected);
+        REQUIRE(two_level_masked<3>(op, sets, threads) == expected);
+        REQUIRE(two_level_masked<7>(op, sets, threads) == expected);
+      }
+  }
+}
+
+TEST_CASE("the galloping searches find std::lower_bound and std::upper_bound") {
+  std::mt19937 rng(19);
+  for (int trial = 0; trial < 3000; ++trial) {
+    Keys keys(rng() % 70);
+    for (SetKey& key : keys) key = static_cast<SetKey>(rng() % (1 + trial % 9));
+    std::sort(keys.begin(), keys.end());
+    const auto count = static_cast<Index>(keys.size());
+    for (SetKey key = -1; key <= 1 + trial % 9; ++key) {
+      CAPTURE(trial);
+      CAPTURE(key);
+      const auto lower = static_cast<Index>(std::lower_bound(keys.begin(), keys.end(), key) - keys.begin());
+      const auto upper = static_cast<Index>(std::upper_bound(keys.begin(), keys.end(), key) - keys.begin());
+      for (Index end = lower; end <= count; ++end) REQUIRE(lower_bound_before(keys.data(), end, key) == lower);
+      for (Index end = 0; end < lower; ++end)
+        REQUIRE(lower_bound_before(keys.data(), end, key) == end);  // every key before end is below
+      for (Index from = 0; from <= upper; ++from) REQUIRE(upper_bound_after(keys.data(), from, count, key) == upper);
+    }
+  }
+}
+
+TEST_CASE("balanced cuts by near searches are the cuts by full searches") {
+  std::mt19937 rng(23);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const SetInputs sets = random_sets(rng, 80, 1 + trial % 7);
+    const auto a_count = static_cast<Index>(sets.a.size());
+    const auto b_count = static_cast<Index>(sets.b.size());
+    for (Index d = 0; d <= a_count + b_count; ++d) {
+      CAPTURE(trial);
+      CAPTURE(d);
+      const Cut<Index> full = balanced_cut<CutSearch::full>(sets.a.data(), a_count, sets.b.data(), b_count, d);
+      const Cut<Index> near = balanced_cut<CutSearch::near>(sets.a.data(), a_count, sets.b.data(), b_count, d);
+      REQUIRE(near.a == full.a);
+      REQUIRE(near.b == full.b);
+    }
   }
 }
 

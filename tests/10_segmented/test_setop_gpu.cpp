@@ -35,7 +35,7 @@ void check_rows(SetOpProblem& problem, bool sweep) {
   }
 }
 
-void check_sizes(const std::vector<std::uint64_t>& sizes) {
+void check_sizes(const std::vector<std::uint64_t>& sizes, bool sweep = false) {
   for (std::uint64_t n : sizes)
     for (const auto& [input_name, input] : set_input_names()) {
       const std::uint64_t seed = fresh_seed();
@@ -46,7 +46,7 @@ void check_sizes(const std::vector<std::uint64_t>& sizes) {
         CAPTURE(to_string(op));
         CAPTURE(seed);
         SetOpProblem problem(sets, op);
-        check_rows(problem, false);
+        check_rows(problem, sweep);
       }
     }
 }
@@ -59,6 +59,10 @@ TEST_CASE("every row computes every op on every input class exactly at the edge 
 
 TEST_CASE("every row computes every op on every input class exactly above 2^24") {
   check_sizes({(std::uint64_t{1} << 24) + 5});
+}
+
+TEST_CASE("every sweep shape computes every op on every input class exactly") {
+  check_sizes({1, 4097, (std::uint64_t{1} << 20) + 17}, true);
 }
 
 TEST_CASE("every sweep shape computes every op on runs of duplicates longer than a tile") {
