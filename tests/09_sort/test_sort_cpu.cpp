@@ -285,7 +285,7 @@ TEST_CASE_TEMPLATE("radix stage 5: its default tile is among its sweep, and each
     changes.insert(variant.variant);
   }
   CHECK(changes == std::set<std::string>{"early counts", "warp counts", "match instruction", "warp ranking", "tile",
-                                         "occupancy", "histogram", "PTX votes", "counts first", "full tiles"});
+                                         "occupancy", "histogram", "PTX votes", "counts first"});
 }
 
 TEST_CASE_TEMPLATE("merge stage 3: its default tile is among its sweep, and each variant undoes one change", K,

@@ -49,7 +49,7 @@ void check_rows(SortProblem<K>& problem, bool sweep) {
 }
 
 /// The small sizes every input class runs at. 36864 is a whole number of tiles of 384 x 16,
-/// 256 x 16 and 256 x 8 keys: the last tile is full, and takes the path without bounds tests.
+/// 256 x 16 and 256 x 8 keys: the last tile is full.
 const std::size_t kSmallSizes[] = {1, 2, 3, 31, 1000, 4097, 36864, (std::size_t{1} << 20) + 17};
 /// The size above 2^24 (several digit passes' worth of tiles, counts past 2^24).
 constexpr std::size_t kLargeSize = (std::size_t{1} << 24) + 5;

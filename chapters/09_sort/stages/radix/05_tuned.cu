@@ -1,9 +1,9 @@
 // Radix stage 5, tuned Onesweep: each warp counts the digits of its own slice of the tile into
 // its own counters, then ranks the slice with no barrier between keys; the tile publishes its
-// digit counts before it looks back; a full tile tests no key against the end of the input;
-// tiles are larger; and the histogram kernel reads 16 bytes at a time into several histograms.
+// digit counts before it looks back; tiles are larger; and the histogram kernel reads 16 bytes
+// at a time into several histograms.
 //
-// Changed from stage 4, ten things, each a variant row that undoes it:
+// Changed from stage 4, nine things, each a variant row that undoes it:
 // - Warp counts. Warp w loads its own contiguous slice of 32 x VT keys (32 lanes, consecutive
 //   addresses: coalesced) and adds each key's digit to the warp's own counter of it (256
 //   counters a warp, touched by no other warp), one shared atomic per key; the compiler merges
@@ -41,12 +41,6 @@
 // - Warp ranking. Stage 4 ranks VT rounds of NT keys, each round four block barriers and a walk
 //   over the warps per digit; the sweeps above need a handful of barriers per tile, however many
 //   keys a thread holds. (This variant counts with the shared histogram too.)
-// - Full tiles. Only the last tile is ragged. A full one loads and writes its keys with no test
-//   against the end of the input, and each digit's output address is kept in shared memory as a
-//   pointer, so that a key's address is that pointer plus its 32-bit place in the tile (one
-//   multiply-add) where the variant adds 64-bit places (four instructions) and tests and
-//   branches around every key. The last tile is padded with last_key<K>(), whose digit is the
-//   largest, so that the padding ranks after every real key and needs no test in the ranking.
 // - Bigger tiles. Stage 4's tile is 256 x 8 keys; a digit's run within a tile is then about 8
 //   keys, so most stores of the write-out fill part of a 32-byte sector. With 384 x 16 keys of
 //   4 bytes or 256 x 16 of 8 bytes the runs are three or two times as long, the per-tile costs
@@ -75,12 +69,12 @@
 // loaded only once the keys are written, each straight into its place in the same shared memory.
 //
 // Instructions, counted statically in the SASS (`cuobjdump -sass`, sm_90, CUDA 13.0) of the
-// pass kernel for uint32 keys at 384 x 16: what one thread of a full tile runs, not a measured
-// count. Before these changes (ballots in C++, one sweep, a bounds test per key) about 2,020:
-// 77 a key for the loads and the sweep, 18 a key for the write-out. Now about 1,270: 1.4 a key
-// for the loads, 5.5 for the count, 41 for the ranking (of them 25 for the votes), 8 for the
-// write-out. CUB's pass kernel (DeviceRadixSortOnesweepKernel, 384 x 19) spends about 4 a key
-// counting and 40 ranking, in the same shape of code.
+// whole pass kernel for uint32 keys at 384 x 16, every path included (not a measured count):
+// 1,480; with the votes in C++ 1,968; with one sweep that counts and ranks 1,544.
+// Tried and removed: a path for full tiles (every tile but the last) that loads and writes with
+// no bounds test per key, through a per-digit output pointer in shared memory plus a 32-bit place.
+// It shortens the code, yet the pass was slower with it on an H100 (2^26 uint32 keys: 1.656 ms
+// with it, 1.585 without; pairs 2.765 and 2.631; 2^24 uint64 keys 1.282 and 1.208).
 #include <cuda/atomic>
 
 #include "algorithm/lookback.hpp"
@@ -135,20 +129,9 @@ struct TunedStorage {
   typename BlockScan<NT, Plus<unsigned>>::Storage scan;
   unsigned histogram[kRadix];              ///< the shared-histogram variants' count of each digit
   unsigned tile_start[kRadix];             ///< the tile's keys of smaller digits
-  unsigned long long output_base[kRadix];  ///< output place of the digit's local place 0 (the full-tiles variant)
-  K* key_base[kRadix];                     ///< keys_out + output_base: a key's address is one 32-bit offset away
-  Value* value_base[kRadix];               ///< values_out + output_base
+  unsigned long long output_base[kRadix];  ///< output place of the digit's local place 0
   unsigned ticket;
 };
-
-/// Stores @p value at @p address, a global-memory pointer read back from shared memory: the
-/// compiler cannot tell where such a pointer points and would emit a generic store (ST, which
-/// resolves the address space at run time); the assumption makes it a global one (STG).
-template <class T>
-__device__ __forceinline__ void global_store(T* address, const T& value) {
-  __builtin_assume(__isGlobal(address));
-  *address = value;
-}
 
 /// Whether a tile of NT x VT keys of type K fits the static shared memory of a block.
 template <int NT, int VT, class K>
@@ -166,11 +149,9 @@ constexpr int kPassBlocks = VT > 19      ? 1
 /// One digit pass. kEarly: publish the tile's counts as soon as they are known (else once every
 /// key knows its place in the tile, as stage 4). R: how the tile counts and ranks its keys, P:
 /// how its warps find peers.
-/// kLean: a full tile loads and writes without a bounds test per key, and each key's output
-/// address is a per-digit pointer plus its 32-bit place in the tile (else every tile tests
-/// every key and adds 64-bit places). kPairs: move values too (a kernel of its own, so that the
+/// kPairs: move values too (a kernel of its own, so that the
 /// keys-only kernel does not hold the keys' places in registers after the keys are written).
-template <int NT, int VT, class K, bool kEarly, Ranking R, Peers P, bool kOccupancy, bool kLean, bool kPairs>
+template <int NT, int VT, class K, bool kEarly, Ranking R, Peers P, bool kOccupancy, bool kPairs>
 __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
     tuned_pass(const K* __restrict__ keys_in, const Value* __restrict__ values_in, K* __restrict__ keys_out,
                Value* __restrict__ values_out, std::size_t n, int shift,
@@ -204,19 +185,12 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
   // comes after every real key, so it is ranked after them all, its place in the sorted tile is
   // at or past tile_count, and it is never written out. Only the last tile's count of the
   // largest digit includes them, and no tile looks back at the last one.
-  // Only the last tile is ragged: a full one (kLean) loads every key without a test.
-  const bool full_tile = kLean && tile_count == kTile;
   const K* tile_keys = keys_in + first;
   K key[VT];
-  if (full_tile) {
 #pragma unroll
-    for (int j = 0; j < VT; ++j) key[j] = tile_keys[local_of(j)];
-  } else {
-#pragma unroll
-    for (int j = 0; j < VT; ++j) {
-      const int local = local_of(j);
-      key[j] = local < tile_count ? tile_keys[local] : last_key<K>();
-    }
+  for (int j = 0; j < VT; ++j) {
+    const int local = local_of(j);
+    key[j] = local < tile_count ? tile_keys[local] : last_key<K>();
   }
 
   const unsigned digit_value = threadIdx.x;  // thread d < kRadix publishes and looks back for digit d
@@ -362,71 +336,38 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
     if (tile_index != 0) status.publish(entry(), kTileInclusive, before + count);
     // Never negative: the tile's keys of smaller digits are among the input's.
     const unsigned long long base = digit_starts[digit_value] + before - start;
-    if (kLean) {
-      storage.key_base[digit_value] = keys_out + base;
-      if (kPairs) storage.value_base[digit_value] = values_out + base;
-    } else {
-      storage.output_base[digit_value] = base;
-    }
+    storage.output_base[digit_value] = base;
   }
   __syncthreads();
   // With values, each thread keeps the digits of the sorted keys it wrote, four to a register,
   // for the values that take the keys' places in the staging area.
   static_assert(kBits <= 8, "a digit fits a byte of out_digits");
   unsigned out_digits[kPairs ? (VT + 3) / 4 : 1] = {};
-  // The write-out, with a test per key (kRagged) or, in a full tile, without.
-  const auto write_keys = [&](auto ragged) {
-    constexpr bool kRagged = decltype(ragged)::value;
 #pragma unroll
-    for (int i = 0; i < VT; ++i) {
-      const int local = i * NT + threadIdx.x;
-      if (!kRagged || local < tile_count) {
-        const K sorted = storage.tile.keys[local];
-        const unsigned d = digit_of(sorted);
-        if (kLean)
-          global_store(storage.key_base[d] + local, sorted);
-        else
-          keys_out[storage.output_base[d] + local] = sorted;
-        if (kPairs) out_digits[i / 4] |= d << (8 * (i % 4));
-      }
+  for (int i = 0; i < VT; ++i) {
+    const int local = i * NT + threadIdx.x;
+    if (local < tile_count) {
+      const K sorted = storage.tile.keys[local];
+      const unsigned d = digit_of(sorted);
+      keys_out[storage.output_base[d] + local] = sorted;
+      if (kPairs) out_digits[i / 4] |= d << (8 * (i % 4));
     }
-  };
-  if (full_tile)
-    write_keys(std::false_type{});
-  else
-    write_keys(std::true_type{});
+  }
   if constexpr (kPairs) {
     __syncthreads();  // every key is read out of the staging area
     const Value* tile_values = values_in + first;
-    if (full_tile) {
 #pragma unroll
-      for (int j = 0; j < VT; ++j) storage.tile.values[place[j]] = tile_values[local_of(j)];
-    } else {
-#pragma unroll
-      for (int j = 0; j < VT; ++j) {
-        const int local = local_of(j);
-        storage.tile.values[place[j]] = local < tile_count ? tile_values[local] : 0;
-      }
+    for (int j = 0; j < VT; ++j) {
+      const int local = local_of(j);
+      storage.tile.values[place[j]] = local < tile_count ? tile_values[local] : 0;
     }
     __syncthreads();
-    const auto write_values = [&](auto ragged) {
-      constexpr bool kRagged = decltype(ragged)::value;
 #pragma unroll
-      for (int i = 0; i < VT; ++i) {
-        const int local = i * NT + threadIdx.x;
-        const unsigned d = (out_digits[i / 4] >> (8 * (i % 4))) & 0xffu;
-        if (!kRagged || local < tile_count) {
-          if (kLean)
-            global_store(storage.value_base[d] + local, storage.tile.values[local]);
-          else
-            values_out[storage.output_base[d] + local] = storage.tile.values[local];
-        }
-      }
-    };
-    if (full_tile)
-      write_values(std::false_type{});
-    else
-      write_values(std::true_type{});
+    for (int i = 0; i < VT; ++i) {
+      const int local = i * NT + threadIdx.x;
+      const unsigned d = (out_digits[i / 4] >> (8 * (i % 4))) & 0xffu;
+      if (local < tile_count) values_out[storage.output_base[d] + local] = storage.tile.values[local];
+    }
   }
 }
 
@@ -487,8 +428,8 @@ __global__ void __launch_bounds__(NT)
 
 /// Enqueues the sort (onesweep_passes): the histogram of every pass (count_all_digits_wide, or
 /// with kOneCopy stage 4's count_all_digits), then per pass tuned_pass<NT, VT, K, kEarly, R,
-/// P, kOccupancy, kLean, kPairs>.
-template <int NT, int VT, class K, bool kEarly, Ranking R, Peers P, bool kOccupancy, bool kLean, bool kOneCopy>
+/// P, kOccupancy, kPairs>.
+template <int NT, int VT, class K, bool kEarly, Ranking R, Peers P, bool kOccupancy, bool kOneCopy>
 void run_passes(const SortArgs<K>& args, Workspace& workspace, cudaStream_t stream) {
   onesweep_passes(
       args, workspace, static_cast<std::size_t>(NT) * VT, "tuned onesweep", stream,
@@ -502,11 +443,11 @@ void run_passes(const SortArgs<K>& args, Workspace& workspace, cudaStream_t stre
       },
       [&](const K* keys_in, const Value* values_in, K* keys_out, Value* values_out, const OnesweepPass& pass) {
         if (values_in != nullptr)
-          tuned_pass<NT, VT, K, kEarly, R, P, kOccupancy, kLean, true>
+          tuned_pass<NT, VT, K, kEarly, R, P, kOccupancy, true>
               <<<pass.grid, NT, 0, stream>>>(keys_in, values_in, keys_out, values_out, args.n, pass.shift,
                                              pass.digit_starts, pass.ticket_counter, pass.status);
         else
-          tuned_pass<NT, VT, K, kEarly, R, P, kOccupancy, kLean, false>
+          tuned_pass<NT, VT, K, kEarly, R, P, kOccupancy, false>
               <<<pass.grid, NT, 0, stream>>>(keys_in, values_in, keys_out, values_out, args.n, pass.shift,
                                              pass.digit_starts, pass.ticket_counter, pass.status);
       });
@@ -533,7 +474,7 @@ std::vector<LaunchShape> tile_shapes() {
 
 /// The stage's launcher, at every shape of tile_shapes() (kAllShapes) or only at the default
 /// shape (the variants that undo one change each).
-template <class K, bool kEarly, Ranking R, Peers P, bool kOccupancy, bool kLean, bool kOneCopy, bool kAllShapes>
+template <class K, bool kEarly, Ranking R, Peers P, bool kOccupancy, bool kOneCopy, bool kAllShapes>
 void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
   if constexpr (kAllShapes) {
@@ -541,7 +482,7 @@ void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& sh
       constexpr int NT = decltype(nt)::value;
       constexpr int VT = decltype(vt)::value;
       if constexpr (kFits<NT, VT, K>)
-        run_passes<NT, VT, K, kEarly, R, P, kOccupancy, kLean, kOneCopy>(args, workspace, stream);
+        run_passes<NT, VT, K, kEarly, R, P, kOccupancy, kOneCopy>(args, workspace, stream);
       else
         throw std::invalid_argument("tuned onesweep: a tile of " + std::to_string(NT) + " x " + std::to_string(VT) +
                                     " keys does not fit shared memory");
@@ -551,7 +492,7 @@ void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& sh
     if (shape.threads != kDefault.threads || shape.items != kDefault.items)
       throw std::invalid_argument("tuned onesweep variants run at the stage's default shape only, " +
                                   describe(kDefault));
-    run_passes<kDefault.threads, kDefault.items, K, kEarly, R, P, kOccupancy, kLean, kOneCopy>(args, workspace, stream);
+    run_passes<kDefault.threads, kDefault.items, K, kEarly, R, P, kOccupancy, kOneCopy>(args, workspace, stream);
   }
 }
 
@@ -563,13 +504,13 @@ SortStage<K> radix_tuned() {
   stage.name = "tuned";
   stage.lesson =
       "counts published before the look-back, each warp counts its own slice then ranks it with eight PTX votes "
-      "a key and no barrier, full tiles without bounds tests, bigger tiles, three blocks per SM, a wider "
+      "a key and no barrier, bigger tiles, three blocks per SM, a wider "
       "histogram kernel";
   stage.shape = default_shape<K>();
   stage.sweep = tile_shapes<K>();
   constexpr Ranking kFirst = Ranking::warp_counts_first;
   constexpr Peers kVotes = Peers::votes;
-  stage.launch = launch<K, true, kFirst, kVotes, true, true, false, true>;
+  stage.launch = launch<K, true, kFirst, kVotes, true, false, true>;
   stage.traits.algorithm = Algorithm::radix;
   stage.traits.digit_bits = kBits;
   stage.traits.key_reads_per_pass = 1.0;  // the pass kernel
@@ -579,29 +520,26 @@ SortStage<K> radix_tuned() {
   stage.traits.launches_per_sort = 3;  // the histogram clear, the histogram kernel, the scan of the digit starts
   stage.variants = {
       variant_of(stage, "early counts", "the tile publishes its digit counts only once its keys are placed, as stage 4",
-                 launch<K, false, kFirst, kVotes, true, true, false, false>),
+                 launch<K, false, kFirst, kVotes, true, false, false>),
       variant_of(stage, "warp counts",
                  "the counts from one shared histogram (block-wide atomics), then a second sweep ranks the keys",
-                 launch<K, true, Ranking::shared_histogram, kVotes, true, true, false, false>),
+                 launch<K, true, Ranking::shared_histogram, kVotes, true, false, false>),
       variant_of(stage, "match instruction",
                  "each warp finds the lanes with the same digit by __match_any_sync, not by eight votes",
-                 launch<K, true, kFirst, Peers::match, true, true, false, false>),
+                 launch<K, true, kFirst, Peers::match, true, false, false>),
       variant_of(stage, "warp ranking", "stage 4's ranking: block-striped rounds of NT keys, four barriers per round",
-                 launch<K, true, Ranking::rounds, kVotes, true, true, false, false>),
-      variant_of(stage, "tile", "stage 4's tile, 256 x 8 keys",
-                 launch<K, true, kFirst, kVotes, true, true, false, true>),
+                 launch<K, true, Ranking::rounds, kVotes, true, false, false>),
+      variant_of(stage, "tile", "stage 4's tile, 256 x 8 keys", launch<K, true, kFirst, kVotes, true, false, true>),
       variant_of(stage, "occupancy", "registers left to the compiler: two blocks of the default tile per SM, not three",
-                 launch<K, true, kFirst, kVotes, false, true, false, false>),
+                 launch<K, true, kFirst, kVotes, false, false, false>),
       variant_of(stage, "histogram", "stage 4's histogram kernel: one key per load, one shared histogram per block",
-                 launch<K, true, kFirst, kVotes, true, true, true, false>),
+                 launch<K, true, kFirst, kVotes, true, true, false>),
       variant_of(stage, "PTX votes",
                  "the eight votes in C++ (__ballot_sync), the lowest peer reading and writing the warp's counter",
-                 launch<K, true, kFirst, Peers::ballots, true, true, false, false>),
+                 launch<K, true, kFirst, Peers::ballots, true, false, false>),
       variant_of(stage, "counts first",
                  "one sweep counts and ranks, each place completed by a second look at the counters",
-                 launch<K, true, Ranking::warp_one_sweep, kVotes, true, true, false, false>),
-      variant_of(stage, "full tiles", "a bounds test on every key of every tile, 64-bit output places added per key",
-                 launch<K, true, kFirst, kVotes, true, false, false, false>),
+                 launch<K, true, Ranking::warp_one_sweep, kVotes, true, false, false>),
   };
   stage.variants[4].shape = LaunchShape{256, 8, 0};  // the tile row
   return stage;

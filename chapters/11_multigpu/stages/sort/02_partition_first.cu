@@ -8,17 +8,19 @@
 // them), sorts them with CUB and keeps s regular ones of the sorted samples; the G * s travel by
 // ncclAllGather and one block picks the G - 1 splitters, as in stage 1. One pass then splits the
 // part into its G buckets (each key's bucket is the number of splitters not above it; warp ballots
-// rank the keys of a bucket within a warp, one atomic per block of 16,384 keys and bucket claims
-// their place: with a claim per 2,048 keys, the claims on the same G counters, serialized in L2,
-// took the pass from about 1 ms to about 3 ms for 2^29 keys on an H200), and
+// rank the keys of a bucket within a warp, one atomic per block and bucket claims their place), and
 // the count matrix goes to the host, which NCCL's send counts need. Then the exchange and the sort
 // of the bucket the GPU keeps run at once, on two streams: the links carry (G - 1)/G of the part
 // while the SMs sort the other 1/G. After both, each GPU sorts the keys it received and merges them
 // with its own sorted bucket. Its time is partition + max(exchange, sort of 1/G) + sort of the
 // received keys + merge: the partition pass (one read, one write) buys the overlap of the exchange
-// with a sort. The buckets of stage 1 are cut at regular samples of sorted parts; here they are cut
-// at regular samples of 2^16 sorted samples a GPU, so they are as even within a fraction of a
-// percent on the inputs the chapter measures (the report prints max/mean).
+// with a sort. Whether it pays depends on the size: on two H200s, 2^28 keys took 4.28 ms against
+// stage 1's 5.08, but 2^30 keys 16.04 ms against 15.91, because the partition phase took 2.9 ms
+// there, far more than one read and one write of 2 GiB. Claiming a block's place once per 16,384
+// keys instead of per 2,048 (a second sweep over the keys) made it slower, 3.4 ms: the atomics
+// that claim the places are not what holds the pass back. The buckets of stage 1 are cut at
+// regular samples of sorted parts; here at regular samples of 2^16 sorted samples a GPU: as even
+// on the inputs measured (max/mean 1.011-1.013 on two GPUs, stage 1's 1.015-1.016).
 #include <cub/device/device_merge.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
@@ -37,11 +39,9 @@ namespace {
 /// The phases this row times, in order (events at each start and after the last).
 enum Phase { kSamples, kPartition, kExchange, kReceivedSort, kMerge, kPhases };
 
-/// The partition's tile: NT threads, VT keys each per step, kPartitionSweeps steps (16,384 keys a
-/// block, so that a part of 2^29 keys costs 32,768 claims per bucket).
+/// The partition's tile: NT threads, VT keys each.
 constexpr int kPartitionThreads = 256;
 constexpr int kPartitionItems = 8;
-constexpr int kPartitionSweeps = 8;
 /// Threads of the small sample kernels.
 constexpr int kSampleThreads = 256;
 
@@ -78,16 +78,12 @@ __global__ void __launch_bounds__(kMaxSampleSlots)
 
 /// Splits @p part[0, count) (first global position @p global_first) into the @p gpus buckets the
 /// @p gpus - 1 @p splitters define: bucket d goes to @p buckets + d * @p capacity, at the place
-/// @p fill[d] hands out (fill[d] ends as bucket d's size). Each warp takes 32 x VT x SWEEPS
-/// consecutive keys, 32 at a time, twice: the first sweep counts the warp's keys of each bucket
-/// (one ballot per bucket and step), one atomic per block and bucket then claims the block's
-/// place, and the second sweep reads the keys again (from L2: the block read them a moment ago),
-/// ranks each among the warp's keys of its bucket with the same ballots, and stores it, so that
-/// a warp's keys of one bucket are stored side by side. The two sweeps exist for the atomics:
-/// every claim on the same G counters is serialized in L2, so a block claims once for a large
-/// tile. The order within a bucket is the order in which blocks claim, which the sort that
-/// follows makes irrelevant.
-template <int NT, int VT, int SWEEPS>
+/// @p fill[d] hands out (fill[d] ends as bucket d's size). Each warp takes 32 x VT consecutive
+/// keys, 32 at a time; per bucket one ballot gives each key its rank among the warp's keys of
+/// that bucket, so that a warp's keys of one bucket are stored side by side. One atomic per
+/// block and bucket claims the block's place; the order within a bucket is the order in which
+/// blocks claim, which the sort that follows makes irrelevant.
+template <int NT, int VT>
 __global__ void __launch_bounds__(NT)
     partition_into_buckets(const std::uint32_t* __restrict__ part, std::size_t count, std::size_t global_first,
                            const std::uint64_t* __restrict__ splitters, int gpus, std::uint32_t* __restrict__ buckets,
@@ -101,32 +97,28 @@ __global__ void __launch_bounds__(NT)
   const int warp = static_cast<int>(threadIdx.x) / 32;
   const unsigned lane = threadIdx.x % 32;
   const unsigned lanes_below = (1u << lane) - 1u;
-  const std::size_t first = (static_cast<std::size_t>(blockIdx.x) * kWarps + warp) * (32 * VT * SWEEPS) + lane;
-  // Loads VT keys of sweep step s and finds their buckets (-1 past the end).
-  auto load = [&](int s, std::uint32_t(&key)[VT], int(&bucket)[VT]) {
-#pragma unroll
-    for (int i = 0; i < VT; ++i) {
-      const std::size_t index = first + static_cast<std::size_t>(s * VT + i) * 32;
-      key[i] = index < count ? part[index] : 0u;
-    }
-#pragma unroll
-    for (int i = 0; i < VT; ++i) {
-      const std::size_t index = first + static_cast<std::size_t>(s * VT + i) * 32;
-      bucket[i] = index < count ? bucket_of(key[i], global_first + index, cuts, gpus - 1) : -1;
-    }
-  };
+  const std::size_t first = (static_cast<std::size_t>(blockIdx.x) * kWarps + warp) * (32 * VT) + lane;
   std::uint32_t key[VT];
   int bucket[VT];
+  unsigned rank[VT];
+#pragma unroll
+  for (int i = 0; i < VT; ++i) {
+    const std::size_t index = first + static_cast<std::size_t>(i) * 32;
+    key[i] = index < count ? part[index] : 0u;
+  }
   unsigned running[kMaxGpus] = {};
-  for (int s = 0; s < SWEEPS; ++s) {
-    load(s, key, bucket);
 #pragma unroll
-    for (int i = 0; i < VT; ++i)
+  for (int i = 0; i < VT; ++i) {
+    const std::size_t index = first + static_cast<std::size_t>(i) * 32;
+    bucket[i] = index < count ? bucket_of(key[i], global_first + index, cuts, gpus - 1) : -1;
+    rank[i] = 0;
 #pragma unroll
-      for (int d = 0; d < kMaxGpus; ++d) {
-        if (d >= gpus) break;
-        running[d] += __popc(__ballot_sync(0xffffffffu, bucket[i] == d));
-      }
+    for (int d = 0; d < kMaxGpus; ++d) {
+      if (d >= gpus) break;
+      const unsigned mates = __ballot_sync(0xffffffffu, bucket[i] == d);
+      if (bucket[i] == d) rank[i] = running[d] + __popc(mates & lanes_below);
+      running[d] += __popc(mates);
+    }
   }
   if (lane == 0)
 #pragma unroll
@@ -145,23 +137,9 @@ __global__ void __launch_bounds__(NT)
   }
   __syncthreads();
 #pragma unroll
-  for (int b = 0; b < kMaxGpus; ++b) running[b] = 0;
-  for (int s = 0; s < SWEEPS; ++s) {
-    load(s, key, bucket);
-#pragma unroll
-    for (int i = 0; i < VT; ++i) {
-      unsigned rank = 0;
-#pragma unroll
-      for (int b = 0; b < kMaxGpus; ++b) {
-        if (b >= gpus) break;
-        const unsigned mates = __ballot_sync(0xffffffffu, bucket[i] == b);
-        if (bucket[i] == b) rank = running[b] + __popc(mates & lanes_below);
-        running[b] += __popc(mates);
-      }
-      if (bucket[i] >= 0)
-        buckets[static_cast<std::size_t>(bucket[i]) * capacity + warp_starts[warp][bucket[i]] + rank] = key[i];
-    }
-  }
+  for (int i = 0; i < VT; ++i)
+    if (bucket[i] >= 0)
+      buckets[static_cast<std::size_t>(bucket[i]) * capacity + warp_starts[warp][bucket[i]] + rank[i]] = key[i];
 }
 
 /// The samples a GPU draws from a part of @p count keys.
@@ -222,8 +200,8 @@ void launch(const SortOperands& ops, const LaunchShape&) {
     std::uint64_t* row = memory.counts.data() + g * g_count;
     STEPWISE_CUDA_CHECK(cudaMemsetAsync(row, 0, g_count * sizeof(std::uint64_t), stream));
     if (count > 0) {
-      constexpr std::size_t kTile = std::size_t{kPartitionThreads} * kPartitionItems * kPartitionSweeps;
-      partition_into_buckets<kPartitionThreads, kPartitionItems, kPartitionSweeps>
+      constexpr std::size_t kTile = std::size_t{kPartitionThreads} * kPartitionItems;
+      partition_into_buckets<kPartitionThreads, kPartitionItems>
           <<<static_cast<unsigned>((count + kTile - 1) / kTile), kPartitionThreads, 0, stream>>>(
               ops.parts[static_cast<std::size_t>(g)], count, part_begin(n, gpus, g), memory.splitters.data(), gpus,
               memory.buckets.data(), capacity, reinterpret_cast<unsigned long long*>(row));
