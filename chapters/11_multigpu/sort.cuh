@@ -11,8 +11,14 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
 #include "host/check.hpp"
+#include "nccl_check.hpp"
 #include "sample_sort.hpp"
+#include "sort.hpp"
 
 namespace stepwise::multigpu {
 
@@ -92,6 +98,57 @@ inline void launch_bucket_counts(const std::uint64_t* samples, int slots, int gp
   const int threads = (wanted + 31) / 32 * 32;
   bucket_counts<<<1, threads, 0, stream>>>(samples, slots, gpus, sorted, count, global_first, counts);
   STEPWISE_CHECK_LAUNCH();
+}
+
+/// Checks that @p ops, its team and its workspace agree on the GPUs and n.
+inline void require_consistent(const SortOperands& ops) {
+  if (ops.workspace->gpus() != ops.team->size() || ops.parts.size() != static_cast<std::size_t>(ops.team->size()) ||
+      ops.n != ops.workspace->n())
+    throw std::invalid_argument("the sort workspace, the team and the parts disagree on the GPUs or n");
+}
+
+/// Enqueues the AllGather that gives every GPU every GPU's s sample slots, in place: GPU g's own
+/// slots (g * s onwards) are its send buffer.
+inline void all_gather_samples(const SortOperands& ops) {
+  SortWorkspace& workspace = *ops.workspace;
+  const std::size_t samples = static_cast<std::size_t>(workspace.samples());
+  STEPWISE_NCCL_CHECK(ncclGroupStart());
+  for (int g = 0; g < ops.team->size(); ++g) {
+    std::uint64_t* slots = workspace.memory(g).samples.data();
+    STEPWISE_NCCL_CHECK(ncclAllGather(slots + static_cast<std::size_t>(g) * samples, slots, samples, ncclUint64,
+                                      ops.comms[static_cast<std::size_t>(g)], ops.team->stream(g)));
+  }
+  STEPWISE_NCCL_CHECK(ncclGroupEnd());
+}
+
+/// Gathers the G x G count matrix from row g of each GPU's counts (what GPU g sends to each GPU),
+/// copies it back to the host and waits: NCCL's send and receive counts are host values. Returns
+/// the matrix, row g = what GPU g sends.
+/// @throws std::runtime_error if two GPUs gathered different matrices.
+inline std::vector<std::uint64_t> gather_count_matrix(const SortOperands& ops) {
+  const DeviceTeam& team = *ops.team;
+  SortWorkspace& workspace = *ops.workspace;
+  const int gpus = team.size();
+  const std::size_t g_count = static_cast<std::size_t>(gpus);
+  STEPWISE_NCCL_CHECK(ncclGroupStart());
+  for (int g = 0; g < gpus; ++g) {
+    std::uint64_t* counts = workspace.memory(g).counts.data();
+    STEPWISE_NCCL_CHECK(ncclAllGather(counts + static_cast<std::size_t>(g) * g_count, counts, g_count, ncclUint64,
+                                      ops.comms[static_cast<std::size_t>(g)], team.stream(g)));
+  }
+  STEPWISE_NCCL_CHECK(ncclGroupEnd());
+  for (int g = 0; g < gpus; ++g) {
+    const ScopedDevice device(g);
+    STEPWISE_CUDA_CHECK(cudaMemcpyAsync(workspace.host_counts(g), workspace.memory(g).counts.data(),
+                                        g_count * g_count * sizeof(std::uint64_t), cudaMemcpyDeviceToHost,
+                                        team.stream(g)));
+  }
+  for (int g = 0; g < gpus; ++g) STEPWISE_CUDA_CHECK(cudaStreamSynchronize(team.stream(g)));
+  std::vector<std::uint64_t> counts(workspace.host_counts(0), workspace.host_counts(0) + g_count * g_count);
+  for (int g = 1; g < gpus; ++g)
+    if (!std::equal(counts.begin(), counts.end(), workspace.host_counts(g)))
+      throw std::runtime_error("the GPUs gathered different bucket counts");
+  return counts;
 }
 
 }  // namespace stepwise::multigpu

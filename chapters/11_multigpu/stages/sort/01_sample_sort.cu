@@ -99,8 +99,7 @@ void launch(const SortOperands& ops, const LaunchShape&) {
   const int gpus = team.size();
   const std::size_t n = workspace.n();
   const int samples = workspace.samples();
-  if (workspace.gpus() != gpus || parts.size() != static_cast<std::size_t>(gpus) || ops.n != n)
-    throw std::invalid_argument("the sort workspace, the team and the parts disagree on the GPUs or n");
+  require_consistent(ops);
   const std::size_t g_count = static_cast<std::size_t>(gpus);
 
   // 1. Local sort of each part; 2. its samples.
@@ -119,15 +118,8 @@ void launch(const SortOperands& ops, const LaunchShape&) {
     launch_draw_samples(memory.sorted.data(), count, samples, part_begin(n, gpus, g),
                         memory.samples.data() + static_cast<std::size_t>(g * samples), stream);
   }
-  // Every GPU receives every GPU's samples (in place: GPU g's own slots are its send buffer).
-  STEPWISE_NCCL_CHECK(ncclGroupStart());
-  for (int g = 0; g < gpus; ++g) {
-    std::uint64_t* slots = workspace.memory(g).samples.data();
-    STEPWISE_NCCL_CHECK(ncclAllGather(slots + static_cast<std::size_t>(g * samples), slots,
-                                      static_cast<std::size_t>(samples), ncclUint64,
-                                      ops.comms[static_cast<std::size_t>(g)], team.stream(g)));
-  }
-  STEPWISE_NCCL_CHECK(ncclGroupEnd());
+  // Every GPU receives every GPU's samples.
+  all_gather_samples(ops);
   // 3. Splitters and bucket counts on every GPU, the count matrix gathered and copied back.
   for (int g = 0; g < gpus; ++g) {
     const ScopedDevice device(g);
@@ -137,24 +129,7 @@ void launch(const SortOperands& ops, const LaunchShape&) {
     launch_bucket_counts(memory.samples.data(), gpus * samples, gpus, memory.sorted.data(), part_size(n, gpus, g),
                          part_begin(n, gpus, g), memory.counts.data() + g * g_count, stream);
   }
-  STEPWISE_NCCL_CHECK(ncclGroupStart());
-  for (int g = 0; g < gpus; ++g) {
-    std::uint64_t* counts = workspace.memory(g).counts.data();
-    STEPWISE_NCCL_CHECK(ncclAllGather(counts + g * g_count, counts, g_count, ncclUint64,
-                                      ops.comms[static_cast<std::size_t>(g)], team.stream(g)));
-  }
-  STEPWISE_NCCL_CHECK(ncclGroupEnd());
-  for (int g = 0; g < gpus; ++g) {
-    const ScopedDevice device(g);
-    const cudaStream_t stream = team.stream(g);
-    STEPWISE_CUDA_CHECK(cudaMemcpyAsync(workspace.host_counts(g), workspace.memory(g).counts.data(),
-                                        g_count * g_count * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream));
-  }
-  for (int g = 0; g < gpus; ++g) STEPWISE_CUDA_CHECK(cudaStreamSynchronize(team.stream(g)));
-  const std::vector<std::uint64_t> counts(workspace.host_counts(0), workspace.host_counts(0) + g_count * g_count);
-  for (int g = 1; g < gpus; ++g)
-    if (!std::equal(counts.begin(), counts.end(), workspace.host_counts(g)))
-      throw std::runtime_error("the GPUs gathered different bucket counts");
+  const std::vector<std::uint64_t> counts = gather_count_matrix(ops);
   SortOutcome& outcome = *ops.outcome;
   outcome.plan = make_exchange_plan(counts, gpus);
   const ExchangePlan& plan = outcome.plan;
