@@ -21,7 +21,7 @@
 //   the key's digit in its high half and its rank in its warp below, so that no register array
 //   holds the digits. Counting first costs an atomic per key, about five instructions with its
 //   digit, and saves the packing, the unpacking and the second look: the kernel's code is 64
-//   instructions shorter at 384 x 16 (1,584 against 1,648).
+//   instructions shorter at 384 x 16 (1,480 against 1,544).
 // - PTX votes. A key's peers (the lanes of its warp with the same digit) are eight votes, one
 //   per digit bit, each lane ANDing the ballot or its complement. Written in C++
 //   (peers_by_bit_ballots in common/device/warp_aggregate.cuh) the compiler computes each bit
@@ -31,7 +31,7 @@
 //   highest peer leads (31 - clz is one instruction, ffs two) and adds the peers' number with one
 //   shared atomic that returns the count before it, where the variant's lowest peer reads the
 //   counter, writes it and waits at a __syncwarp. The variant's code is 488 instructions longer
-//   at 384 x 16 (2,072), 30 a key.
+//   at 384 x 16 (1,968), 30 a key.
 // - Votes, not the match instruction. Stage 4 finds the peers with __match_any_sync, a long
 //   multi-cycle instruction whose result the warp waits for (short-scoreboard stalls); the
 //   eight votes issue back to back. The variant row keeps __match_any_sync.
