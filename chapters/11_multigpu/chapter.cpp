@@ -357,13 +357,7 @@ int run_typed(Session& session, const Plan& plan) {
       if (report.rows.back().verdict != Verdict::pass) exit_code = kExitFailed;
     }
   }
-  if (!options.json_output.empty()) write_file_atomically(options.json_output, render_sweep(report, Format::json));
-  if (!options.output.empty()) {
-    write_file_atomically(options.output, render_sweep(report, options.format));
-    std::cout << render_sweep(report, Format::table) << std::flush;
-  } else {
-    std::cout << render_sweep(report, options.format) << std::flush;
-  }
+  emit_sweep(report, options);
   return exit_code;
 }
 

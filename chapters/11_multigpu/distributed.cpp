@@ -127,17 +127,6 @@ Measurement measure(const Row& stage, const DeviceTeam& team, TeamTimer& timer, 
   return row;
 }
 
-/// Prints or writes @p report as the chapter does.
-void emit(const SweepReport& report, const CommonOptions& options) {
-  if (!options.json_output.empty()) write_file_atomically(options.json_output, render_sweep(report, Format::json));
-  if (!options.output.empty()) {
-    write_file_atomically(options.output, render_sweep(report, options.format));
-    std::cout << render_sweep(report, Format::table) << std::flush;
-  } else {
-    std::cout << render_sweep(report, options.format) << std::flush;
-  }
-}
-
 /// "x.xx x the library row" notes: each passing distributed row's speedup over the one-GPU row.
 void add_speedups(SweepReport& report, const std::string& library, int gpus) {
   const Measurement* base = nullptr;
@@ -292,7 +281,7 @@ int run_scan_typed(Session& session, const Plan& plan, std::size_t n, int gpus) 
   }
   (void)plan;
   add_speedups(report, cub_scan_one_gpu<Op>().name, gpus);
-  emit(report, options);
+  emit_sweep(report, options);
   return exit_code;
 }
 
@@ -492,7 +481,7 @@ int run_sort(Session& session, const Plan& plan, std::size_t n, int gpus) {
     report.notes.push_back(line.str());
   }
   add_speedups(report, cub_radix_sort_one_gpu().name, gpus);
-  emit(report, options);
+  emit_sweep(report, options);
   return exit_code;
 }
 

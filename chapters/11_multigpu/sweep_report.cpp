@@ -1,6 +1,7 @@
 #include "sweep_report.hpp"
 
 #include <iomanip>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -178,6 +179,16 @@ std::string render_sweep(const SweepReport& report, Format format) {
       return render_text(report, true);
     default:
       return render_text(report, false);
+  }
+}
+
+void emit_sweep(const SweepReport& report, const CommonOptions& options) {
+  if (!options.json_output.empty()) write_file_atomically(options.json_output, render_sweep(report, Format::json));
+  if (!options.output.empty()) {
+    write_file_atomically(options.output, render_sweep(report, options.format));
+    std::cout << render_sweep(report, Format::table) << std::flush;
+  } else {
+    std::cout << render_sweep(report, options.format) << std::flush;
   }
 }
 

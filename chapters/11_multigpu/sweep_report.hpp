@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "host/cli.hpp"
 #include "host/types.hpp"
 #include "model.hpp"
 
@@ -60,5 +61,9 @@ std::vector<StageFit> fit_stages(const SweepReport& report);
 
 /// @p report as a table (Format::table), markdown or JSON (csv is refused before a run).
 std::string render_sweep(const SweepReport& report, Format format);
+
+/// Writes @p report as the chapter's options ask: --json to its file, --output to its file with
+/// the table on stdout, otherwise --format on stdout.
+void emit_sweep(const SweepReport& report, const CommonOptions& options);
 
 }  // namespace stepwise::multigpu
