@@ -1,7 +1,8 @@
 /// @file allreduce.cuh
 /// Device pieces the stages share: the element-wise kernels that add or copy one range of a
-/// buffer (the peer's, read over NVLink or PCIe, or the gathered ones), their grid, and the
-/// dispatch from the run-time element type to the compiled kernels.
+/// buffer (the peer's, read over NVLink or PCIe, or the gathered ones), their grid, the ring
+/// stages' all-reduce of a team of one GPU, and the dispatch from the run-time element type to the
+/// compiled kernels.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -79,6 +80,14 @@ T* at(void* base, std::size_t offset) {
 template <class T>
 const T* at(const void* base, std::size_t offset) {
   return static_cast<const T*>(base) + offset;
+}
+
+/// The all-reduce of a team of one GPU: its input is the sum, copied to its output on its stream.
+template <class T>
+void copy_own_input(const AllReduceOperands& ops) {
+  ScopedDevice device(0);
+  STEPWISE_CUDA_CHECK(
+      cudaMemcpyAsync(ops.out[0], ops.in[0], ops.n * sizeof(T), cudaMemcpyDeviceToDevice, ops.team->stream(0)));
 }
 
 }  // namespace stepwise::multigpu

@@ -27,6 +27,7 @@
 #include "host/report.hpp"
 #include "host/sizes.hpp"
 #include "host/verify.hpp"
+#include "measure.hpp"
 #include "model.hpp"
 #include "nccl_check.hpp"
 #include "sweep_report.hpp"
@@ -199,7 +200,6 @@ class AllReduceProblem {
   }
 
   const AllReduceOperands& operands() const { return ops_; }
-  const DeviceTeam& team() const { return team_; }
 
   /// Poisons every GPU's output.
   void poison_outputs() {
@@ -242,54 +242,6 @@ class AllReduceProblem {
   DeviceBuffer<T> gather_;
   AllReduceOperands ops_;
 };
-
-/// Runs @p stage once, checks it, times it, checks again.
-template <class T>
-Measurement measure(const AllReduceStage& stage, AllReduceProblem<T>& problem, TeamTimer& timer,
-                    const CommonOptions& options, std::uint64_t bytes, std::vector<std::string>& notes) {
-  Measurement row;
-  row.number = stage.number;
-  row.stage = stage.name;
-  row.kind = stage.kind;
-  row.bytes = bytes;
-  row.n = problem.operands().n;
-  auto run_once = [&](const DeviceTeam&) { stage.launch(problem.operands(), stage.shape); };
-  problem.poison_outputs();
-  run_once(*problem.operands().team);
-  Check check = problem.check_outputs();
-  if (!check.passed) {
-    row.verdict = Verdict::fail;
-    row.detail = check.detail;
-    return row;
-  }
-  TimingOptions timing;
-  timing.reps = options.reps;
-  timing.warmup = options.warmup;
-  timing.flush = Flush::none;
-  timing.hold = !stage.synchronizes;
-  problem.poison_outputs();
-  TimingStats time;
-  try {
-    time = timer.time(run_once, timing);
-  } catch (const std::runtime_error& error) {
-    if (!timing.hold) throw;
-    // The row waited for the GPUs while their streams were held: time it again without holding
-    // them (its time then includes its own launches), and say so.
-    timing.hold = false;
-    problem.team().synchronize();
-    time = timer.time(run_once, timing);
-    const std::string note = stage.name + ": timed without holding the streams (" + error.what() + ")";
-    if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
-  }
-  check = problem.check_outputs();
-  if (!check.passed) {
-    row.verdict = Verdict::fail;
-    row.detail = "after timing: " + check.detail;
-    return row;
-  }
-  row.time = time;
-  return row;
-}
 
 int resolved_gpus(const Plan& plan) { return plan.gpus > 0 ? plan.gpus : visible_device_count(); }
 
@@ -353,7 +305,9 @@ int run_typed(Session& session, const Plan& plan) {
                                  "available between them");
         continue;
       }
-      report.rows.push_back(measure(stage, problem, timer, options, bytes, report.notes));
+      const RowWork work{[&] { stage.launch(problem.operands(), stage.shape); }, [&] { problem.poison_outputs(); },
+                         [&] { return problem.check_outputs(); }};
+      report.rows.push_back(measure(stage, team, timer, options, bytes, n, work, report.notes));
       if (report.rows.back().verdict != Verdict::pass) exit_code = kExitFailed;
     }
   }

@@ -1,6 +1,6 @@
 // The scan and sort problems of chapter 11: every GPU's part, the CPU reference, the checks of
-// the concatenated output, the timing over the team and the report with the speedup, the
-// sample sort's bucket balance and its phases.
+// the concatenated output (each row timed by measure.hpp's loop) and the report with the speedup,
+// the sample sort's bucket balance and its phases.
 #include "distributed.hpp"
 
 #include <cuda_runtime.h>
@@ -24,6 +24,7 @@
 #include "host/report.hpp"
 #include "host/sizes.hpp"
 #include "host/verify.hpp"
+#include "measure.hpp"
 #include "nccl_check.hpp"
 #include "sample_sort.hpp"
 #include "scan.hpp"
@@ -87,44 +88,6 @@ SweepReport new_report(const std::string& title, const std::string& problem, con
   report.notes.push_back("the bytes/GPU and n/GPU columns hold the whole problem (all n values)");
   report.notes.push_back("L2 is not flushed between repetitions");
   return report;
-}
-
-/// Checks, times and checks again one row: @p run enqueues it, @p check judges the outputs.
-template <class Row, class Run, class Poison, class Judge>
-Measurement measure(const Row& stage, const DeviceTeam& team, TeamTimer& timer, const CommonOptions& options,
-                    std::size_t n, std::size_t bytes, Run run, Poison poison_outputs, Judge check) {
-  Measurement row;
-  row.number = stage.number;
-  row.stage = stage.name;
-  row.kind = stage.kind;
-  row.bytes = bytes;
-  row.n = n;
-  const auto work = [&](const DeviceTeam&) { run(); };
-  poison_outputs();
-  work(team);
-  team.synchronize();
-  Check verdict = check();
-  if (!verdict.passed) {
-    row.verdict = Verdict::fail;
-    row.detail = verdict.detail;
-    return row;
-  }
-  TimingOptions timing;
-  timing.reps = options.reps;
-  timing.warmup = options.warmup;
-  timing.flush = Flush::none;
-  timing.hold = !stage.synchronizes;
-  poison_outputs();
-  const TimingStats time = timer.time(work, timing);
-  team.synchronize();
-  verdict = check();
-  if (!verdict.passed) {
-    row.verdict = Verdict::fail;
-    row.detail = "after timing: " + verdict.detail;
-    return row;
-  }
-  row.time = time;
-  return row;
 }
 
 /// "x.xx x the library row" notes: each passing distributed row's speedup over the one-GPU row.
@@ -274,9 +237,9 @@ int run_scan_typed(Session& session, const Plan& plan, std::size_t n, int gpus) 
   ScanProblem<Op> problem(team, comms.comms(), n, options.seed, whole);
   int exit_code = kExitOk;
   for (const ScanStage<Op>& stage : rows) {
-    report.rows.push_back(measure(
-        stage, team, timer, options, n, n * sizeof(T), [&] { stage.launch(problem.operands(), stage.shape); },
-        [&] { problem.poison_outputs(); }, [&] { return problem.check_outputs(stage.traits.one_gpu); }));
+    const RowWork work{[&] { stage.launch(problem.operands(), stage.shape); }, [&] { problem.poison_outputs(); },
+                       [&] { return problem.check_outputs(stage.traits.one_gpu); }};
+    report.rows.push_back(measure(stage, team, timer, options, n * sizeof(T), n, work, report.notes));
     if (report.rows.back().verdict != Verdict::pass) exit_code = kExitFailed;
   }
   (void)plan;
@@ -452,10 +415,9 @@ int run_sort(Session& session, const Plan& plan, std::size_t n, int gpus) {
   report.notes.push_back(std::string("keys: ") + keys_name(plan.keys) + " (--keys)");
   int exit_code = kExitOk;
   for (const SortStage& stage : rows) {
-    report.rows.push_back(measure(
-        stage, team, timer, options, n, n * sizeof(std::uint32_t),
-        [&] { stage.launch(problem.operands(), stage.shape); }, [&] { problem.poison_outputs(); },
-        [&] { return problem.check_outputs(); }));
+    const RowWork work{[&] { stage.launch(problem.operands(), stage.shape); }, [&] { problem.poison_outputs(); },
+                       [&] { return problem.check_outputs(); }};
+    report.rows.push_back(measure(stage, team, timer, options, n * sizeof(std::uint32_t), n, work, report.notes));
     if (report.rows.back().verdict != Verdict::pass) {
       exit_code = kExitFailed;
       continue;

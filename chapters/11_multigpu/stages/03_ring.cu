@@ -19,9 +19,7 @@ void launch_typed(const AllReduceOperands& ops, const LaunchShape& shape) {
   const DeviceTeam& team = *ops.team;
   const int gpus = team.size();
   if (gpus == 1) {  // one GPU: the sum is its input
-    ScopedDevice device(0);
-    STEPWISE_CUDA_CHECK(
-        cudaMemcpyAsync(ops.out[0], ops.in[0], ops.n * sizeof(T), cudaMemcpyDeviceToDevice, team.stream(0)));
+    copy_own_input<T>(ops);
     return;
   }
   team.join();  // no GPU writes its output while a neighbour may still read it (the previous all-reduce)
