@@ -37,11 +37,13 @@ namespace stepwise::multigpu {
 namespace {
 
 /// The phases this row times, in order (events at each start and after the last).
-enum Phase { kSamples, kPartition, kExchange, kReceivedSort, kMerge, kPhases };
+enum Phase { kSamples, kPartition, kCountMatrix, kExchange, kReceivedSort, kMerge, kPhases };
 
 /// The partition's tile: NT threads, VT keys each.
 constexpr int kPartitionThreads = 256;
-constexpr int kPartitionItems = 8;
+constexpr int kPartitionItems = 16;
+/// A key's slot in partition_into_buckets when it lies past the end of the part.
+constexpr unsigned kNoSlot = ~0u;
 /// Threads of the small sample kernels.
 constexpr int kSampleThreads = 256;
 
@@ -91,7 +93,10 @@ __global__ void __launch_bounds__(NT)
   constexpr int kWarps = NT / 32;
   __shared__ std::uint64_t cuts[kMaxGpus];
   __shared__ unsigned warp_counts[kWarps][kMaxGpus];
-  __shared__ unsigned long long warp_starts[kWarps][kMaxGpus];
+  __shared__ unsigned warp_offsets[kWarps][kMaxGpus];
+  __shared__ unsigned tile_starts[kMaxGpus + 1];
+  __shared__ unsigned long long claimed[kMaxGpus];
+  __shared__ std::uint32_t staged[NT * VT];
   if (static_cast<int>(threadIdx.x) + 1 < gpus) cuts[threadIdx.x] = splitters[threadIdx.x];
   __syncthreads();
   const int warp = static_cast<int>(threadIdx.x) / 32;
@@ -99,8 +104,7 @@ __global__ void __launch_bounds__(NT)
   const unsigned lanes_below = (1u << lane) - 1u;
   const std::size_t first = (static_cast<std::size_t>(blockIdx.x) * kWarps + warp) * (32 * VT) + lane;
   std::uint32_t key[VT];
-  int bucket[VT];
-  unsigned rank[VT];
+  unsigned slot[VT];  // kNoSlot past the end, else the key's bucket << 16 | its rank among the warp's keys of it
 #pragma unroll
   for (int i = 0; i < VT; ++i) {
     const std::size_t index = first + static_cast<std::size_t>(i) * 32;
@@ -110,13 +114,13 @@ __global__ void __launch_bounds__(NT)
 #pragma unroll
   for (int i = 0; i < VT; ++i) {
     const std::size_t index = first + static_cast<std::size_t>(i) * 32;
-    bucket[i] = index < count ? bucket_of(key[i], global_first + index, cuts, gpus - 1) : -1;
-    rank[i] = 0;
+    const int bucket = index < count ? bucket_of(key[i], global_first + index, cuts, gpus - 1) : -1;
+    slot[i] = kNoSlot;
 #pragma unroll
     for (int d = 0; d < kMaxGpus; ++d) {
       if (d >= gpus) break;
-      const unsigned mates = __ballot_sync(0xffffffffu, bucket[i] == d);
-      if (bucket[i] == d) rank[i] = running[d] + __popc(mates & lanes_below);
+      const unsigned mates = __ballot_sync(0xffffffffu, bucket == d);
+      if (bucket == d) slot[i] = static_cast<unsigned>(d) << 16 | (running[d] + __popc(mates & lanes_below));
       running[d] += __popc(mates);
     }
   }
@@ -127,19 +131,36 @@ __global__ void __launch_bounds__(NT)
   __syncthreads();
   const int d = static_cast<int>(threadIdx.x);
   if (d < gpus) {
-    unsigned long long total = 0;
-    for (int w = 0; w < kWarps; ++w) total += warp_counts[w][d];
-    unsigned long long start = total > 0 ? atomicAdd(fill + d, total) : 0ull;
+    unsigned before = 0;
+    for (int lower = 0; lower < d; ++lower)
+      for (int w = 0; w < kWarps; ++w) before += warp_counts[w][lower];
+    unsigned total = 0;
     for (int w = 0; w < kWarps; ++w) {
-      warp_starts[w][d] = start;
-      start += warp_counts[w][d];
+      warp_offsets[w][d] = before + total;
+      total += warp_counts[w][d];
     }
+    tile_starts[d] = before;
+    if (d + 1 == gpus) tile_starts[gpus] = before + total;
+    claimed[d] = total > 0 ? atomicAdd(fill + d, static_cast<unsigned long long>(total)) : 0ull;
   }
   __syncthreads();
 #pragma unroll
   for (int i = 0; i < VT; ++i)
-    if (bucket[i] >= 0)
-      buckets[static_cast<std::size_t>(bucket[i]) * capacity + warp_starts[warp][bucket[i]] + rank[i]] = key[i];
+    if (slot[i] != kNoSlot) staged[warp_offsets[warp][slot[i] >> 16] + (slot[i] & 0xffffu)] = key[i];
+  __syncthreads();
+  const unsigned tile_count = tile_starts[gpus];
+#pragma unroll
+  for (int i = 0; i < VT; ++i) {
+    const unsigned j = static_cast<unsigned>(i * NT) + threadIdx.x;
+    if (j < tile_count) {
+      int b = 0;
+      for (int c = 1; c < gpus; ++c)
+        if (j >= tile_starts[c]) b = c;
+      const std::size_t place = claimed[b];
+      const unsigned start = tile_starts[b];
+      buckets[static_cast<std::size_t>(b) * capacity + place + (j - start)] = staged[j];
+    }
+  }
 }
 
 /// The samples a GPU draws from a part of @p count keys.
@@ -178,7 +199,7 @@ void launch(const SortOperands& ops, const LaunchShape&) {
   }
   all_gather_samples(ops);
 
-  // 2. Splitters, the partition into buckets (counted as it goes), the count matrix to the host.
+  // 2. Splitters and the partition into buckets (counted as it goes); 3. the count matrix to the host.
   for (int g = 0; g < gpus; ++g) {
     const ScopedDevice device(g);
     SortGpuMemory& memory = workspace.memory(g);
@@ -199,12 +220,13 @@ void launch(const SortOperands& ops, const LaunchShape&) {
               memory.buckets.data(), capacity, reinterpret_cast<unsigned long long*>(row));
       STEPWISE_CHECK_LAUNCH();
     }
+    STEPWISE_CUDA_CHECK(cudaEventRecord(workspace.event(g, kCountMatrix), stream));
   }
   const std::vector<std::uint64_t> counts = gather_count_matrix(ops);
   SortOutcome& outcome = *ops.outcome;
   outcome.plan = make_exchange_plan(counts, gpus);
 
-  // 3. The exchange on the first stream, the sort of the own bucket on the second, at once.
+  // 4. The exchange on the first stream, the sort of the own bucket on the second, at once.
   // others[d]: the keys GPU d receives from the other GPUs, stored in sender order from 0.
   std::vector<std::size_t> others(g_count, 0);
   for (int g = 0; g < gpus; ++g) {
@@ -241,7 +263,7 @@ void launch(const SortOperands& ops, const LaunchShape&) {
   }
   STEPWISE_NCCL_CHECK(ncclGroupEnd());
 
-  // 4. The received keys sorted; 5. merged with the own bucket.
+  // 5. The received keys sorted; 6. merged with the own bucket.
   outcome.outputs.resize(g_count);
   for (std::size_t g = 0; g < g_count; ++g) {
     const ScopedDevice device(static_cast<int>(g));
@@ -309,7 +331,8 @@ SortStage partition_first_sort() {
   stage.synchronizes = true;  // the count matrix comes back to the host for NCCL's send/recv counts
   stage.options = {"--samples"};
   stage.traits.phases = {{"samples", true},
-                         {"splitters, partition and counts", true},
+                         {"splitters and partition", false},
+                         {"count matrix to the host", true},
                          {"exchange while the kept bucket sorts", true},
                          {"sort of the received keys", false},
                          {"merge", false}};
