@@ -173,6 +173,36 @@ __device__ typename Op::value_type look_back(const Status& status, std::size_t t
   }
 }
 
+/// A tile's look-back step after its aggregate is published, by one whole warp of a tile other
+/// than tile 0 (tile 0 publishes its aggregate as its inclusive prefix and looks back at nothing):
+/// the warp sleeps @p first_poll_ns (0: none), so that its predecessors have mostly published by
+/// the first poll, where polling at once keeps the L2 slice that holds their statuses busy while
+/// they try to write them; looks back (look_back, polling again after @p backoff_ns); then the
+/// @p leader lane publishes the tile's inclusive prefix, op(exclusive prefix, @p aggregate), for
+/// the tiles behind it and stores the exclusive prefix in @p tile_prefix, for the rest of the
+/// block to read after a __syncthreads. The tile's aggregate must be published first (by any one
+/// thread, with kTileAggregate, and without waiting on anyone: that is what makes every look-back
+/// end).
+/// @param aggregate the tile's own reduction, as published (Op converts it where it is narrower)
+/// @param leader true in exactly one lane of the warp (threadIdx.x == 0 for warp 0): the lane that
+/// publishes and stores
+/// @param tile_prefix a shared-memory variable of the block
+/// @return the exclusive prefix of the tile (the reduction of every tile before it), in every lane
+template <class Op, class Status, class Aggregate>
+__device__ __forceinline__ typename Op::value_type look_back_and_publish(const Status& status, std::size_t tile,
+                                                                         Aggregate aggregate, Op op,
+                                                                         unsigned first_poll_ns, unsigned backoff_ns,
+                                                                         bool leader,
+                                                                         typename Op::value_type& tile_prefix) {
+  if (first_poll_ns != 0) __nanosleep(first_poll_ns);  // let the predecessors publish first
+  const typename Op::value_type exclusive = look_back(status, tile, op, backoff_ns);
+  if (leader) {
+    status.publish(tile, kTileInclusive, op(exclusive, aggregate));
+    tile_prefix = exclusive;
+  }
+  return exclusive;
+}
+
 /// The look-back by one thread, for counts published at @p index - @p stride, @p index - 2
 /// @p stride, ... (earlier tiles of one column of a tile x column status table: Onesweep's radix
 /// passes keep a column per digit, and each of a tile's threads looks back along its own digit).

@@ -123,9 +123,9 @@ struct WithFirstTile : AllChanges {
 
 /// One tile per block, the tile number a ticket: the heads found, counted and scanned with the
 /// last head's position, the runs and the last head before the tile learned by two look-backs
-/// (warps 0 and 1), then each head's key and the length of the run before it stored (with
-/// Changes::direct_lengths; else each head's position, into @p lengths as the starts). The last
-/// tile writes the run count and the last run's length.
+/// (warps 0 and 1, each a look_back_and_publish), then each head's key and the length of the run
+/// before it stored (with Changes::direct_lengths; else each head's position, into @p lengths as
+/// the starts). The last tile writes the run count and the last run's length.
 /// @tparam Changes AllChanges, or a variant row's struct
 template <int NT, int VT, class Changes, class T>
 __global__ void __launch_bounds__(NT)
@@ -174,20 +174,12 @@ __global__ void __launch_bounds__(NT)
     const bool leader = threadIdx.x % 32 == 0;
     if (threadIdx.x < 32) {
       if (leader) run_status.publish(tile, kTileAggregate, aggregate.count);
-      if (Changes::first_poll_ns != 0) __nanosleep(Changes::first_poll_ns);  // let the predecessors publish first
-      const unsigned long long before = look_back(run_status, tile, Plus<unsigned long long>{}, kBackoffNs);
-      if (leader) {
-        run_status.publish(tile, kTileInclusive, before + aggregate.count);
-        tile_runs = before;
-      }
+      look_back_and_publish(run_status, tile, aggregate.count, Plus<unsigned long long>{}, Changes::first_poll_ns,
+                            kBackoffNs, leader, tile_runs);
     } else {
       if (leader) last_status.publish(tile, kTileAggregate, aggregate.last);
-      if (Changes::first_poll_ns != 0) __nanosleep(Changes::first_poll_ns);
-      const std::uint32_t last = look_back(last_status, tile, LastHead{}, kBackoffNs);
-      if (leader) {
-        last_status.publish(tile, kTileInclusive, LastHead{}(last, aggregate.last));
-        tile_last = last;
-      }
+      look_back_and_publish(last_status, tile, aggregate.last, LastHead{}, Changes::first_poll_ns, kBackoffNs, leader,
+                            tile_last);
     }
   }
   __syncthreads();  // every warp is done with its transpose: items is free for the staging

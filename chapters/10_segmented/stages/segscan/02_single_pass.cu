@@ -103,8 +103,8 @@ struct WithFirstTile : AllChanges {
 
 /// One tile per block, the tile number a ticket (chapter 02's stage 7): the items and their
 /// segment ids loaded warp-striped and moved to thread order, the head flags set, the pairs
-/// reduced, scanned over the block and chained by look-back (after @p first_poll_ns, if not 0),
-/// then scanned in registers and stored warp-striped.
+/// reduced, scanned over the block and chained by look-back (look_back_and_publish, after
+/// @p first_poll_ns, if not 0), then scanned in registers and stored warp-striped.
 template <int NT, int VT, class T, class Status>
 __global__ void __launch_bounds__(NT)
     segscan_single_pass(const T* __restrict__ values, const std::uint32_t* __restrict__ ids, T* __restrict__ out,
@@ -148,14 +148,8 @@ __global__ void __launch_bounds__(NT)
     if (threadIdx.x == 0) status.publish(0, kTileInclusive, aggregate);
   } else {
     if (threadIdx.x == 0) status.publish(tile, kTileAggregate, aggregate);
-    if (threadIdx.x < 32) {
-      if (first_poll_ns != 0) __nanosleep(first_poll_ns);  // let the predecessors publish first
-      const Pair<T> exclusive = look_back(status, tile, op, kBackoffNs);
-      if (threadIdx.x == 0) {
-        status.publish(tile, kTileInclusive, op(exclusive, aggregate));
-        tile_prefix = exclusive;
-      }
-    }
+    if (threadIdx.x < 32)
+      look_back_and_publish(status, tile, aggregate, op, first_poll_ns, kBackoffNs, threadIdx.x == 0, tile_prefix);
     __syncthreads();
     prefix = tile_prefix;
   }

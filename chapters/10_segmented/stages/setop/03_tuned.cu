@@ -143,12 +143,9 @@ __global__ void __launch_bounds__(NT, Changes::resident_threads / NT > 1 ? Chang
   if (t == 0) {
     if (threadIdx.x == 0) tile_prefix = 0;
   } else if (threadIdx.x < 32) {
-    if constexpr (Changes::first_poll_ns != 0) __nanosleep(Changes::first_poll_ns);
-    const unsigned long long before = look_back(status, t, Plus<unsigned long long>{}, 0);
-    if (threadIdx.x == 0) {
-      status.publish(t, kTileInclusive, before + aggregate);
-      tile_prefix = before;
-    }
+    // The count was published with the scan: the look-back alone is left.
+    look_back_and_publish(status, t, aggregate, Plus<unsigned long long>{}, Changes::first_poll_ns, 0, threadIdx.x == 0,
+                          tile_prefix);
   }
   __syncthreads();  // the kept keys and tile_prefix are ready
   const std::int64_t first = static_cast<std::int64_t>(tile_prefix);
