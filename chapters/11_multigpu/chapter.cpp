@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "allreduce.hpp"
+#include "communicators.hpp"
 #include "distributed.hpp"
 #include "host/check.hpp"
 #include "host/data.hpp"
@@ -60,25 +61,6 @@ struct Needs {
   bool root_gather = false;
   bool comms = false;
   int max_slices = 1;
-};
-
-/// The NCCL communicators of the team, one per GPU, created once per run.
-class Communicators {
- public:
-  explicit Communicators(int gpus) : comms_(static_cast<std::size_t>(gpus)) {
-    std::vector<int> devices(static_cast<std::size_t>(gpus));
-    for (int g = 0; g < gpus; ++g) devices[static_cast<std::size_t>(g)] = g;
-    STEPWISE_NCCL_CHECK(ncclCommInitAll(comms_.data(), gpus, devices.data()));
-  }
-  ~Communicators() {
-    for (ncclComm_t comm : comms_) ncclCommDestroy(comm);  // never throws from a destructor
-  }
-  Communicators(const Communicators&) = delete;
-  Communicators& operator=(const Communicators&) = delete;
-  const std::vector<ncclComm_t>& comms() const { return comms_; }
-
- private:
-  std::vector<ncclComm_t> comms_;
 };
 
 /// The ring rows' step events, G x max_slices, each created on its GPU.

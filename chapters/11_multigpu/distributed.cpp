@@ -14,6 +14,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "communicators.hpp"
 #include "host/check.hpp"
 #include "host/cli.hpp"
 #include "host/data.hpp"
@@ -34,25 +35,6 @@
 
 namespace stepwise::multigpu {
 namespace {
-
-/// The NCCL communicators of the team, one per GPU.
-class Comms {
- public:
-  explicit Comms(int gpus) : comms_(static_cast<std::size_t>(gpus)) {
-    std::vector<int> devices(static_cast<std::size_t>(gpus));
-    for (int g = 0; g < gpus; ++g) devices[static_cast<std::size_t>(g)] = g;
-    STEPWISE_NCCL_CHECK(ncclCommInitAll(comms_.data(), gpus, devices.data()));
-  }
-  ~Comms() {
-    for (ncclComm_t comm : comms_) ncclCommDestroy(comm);
-  }
-  Comms(const Comms&) = delete;
-  Comms& operator=(const Comms&) = delete;
-  const std::vector<ncclComm_t>& comms() const { return comms_; }
-
- private:
-  std::vector<ncclComm_t> comms_;
-};
 
 /// Copies @p count values from the device pointer @p data (on the current device) to the host.
 template <class T>
@@ -233,7 +215,7 @@ int run_scan_typed(Session& session, const Plan& plan, std::size_t n, int gpus) 
   session.require_device_bytes(gpu0, "--n " + options.n_text + " on GPU 0");
   DeviceTeam team(gpus);
   TeamTimer timer(team);
-  const Comms comms(gpus);
+  const Communicators comms(gpus);
   ScanProblem<Op> problem(team, comms.comms(), n, options.seed, whole);
   int exit_code = kExitOk;
   for (const ScanStage<Op>& stage : rows) {
@@ -410,7 +392,7 @@ int run_sort(Session& session, const Plan& plan, std::size_t n, int gpus) {
   session.require_device_bytes(gpu0, "--n " + options.n_text + " on GPU 0 (each GPU keeps room to receive all n keys)");
   DeviceTeam team(gpus);
   TeamTimer timer(team);
-  const Comms comms(gpus);
+  const Communicators comms(gpus);
   SortProblem problem(team, comms.comms(), n, options.seed, plan.samples, plan.keys, whole);
   report.notes.push_back(std::string("keys: ") + keys_name(plan.keys) + " (--keys)");
   int exit_code = kExitOk;

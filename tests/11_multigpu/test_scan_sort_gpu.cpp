@@ -12,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "communicators.hpp"
 #include "host/check.hpp"
 #include "host/device_buffer.hpp"
 #include "host/multi_device.hpp"
@@ -28,23 +29,16 @@ namespace {
 /// The first @p gpus devices with their streams and NCCL communicators.
 class Team {
  public:
-  explicit Team(int gpus) : devices_(gpus), comms_(static_cast<std::size_t>(gpus)) {
-    std::vector<int> ordinals(static_cast<std::size_t>(gpus));
-    for (int g = 0; g < gpus; ++g) ordinals[static_cast<std::size_t>(g)] = g;
-    STEPWISE_NCCL_CHECK(ncclCommInitAll(comms_.data(), gpus, ordinals.data()));
-  }
-  ~Team() {
-    devices_.synchronize();
-    for (ncclComm_t comm : comms_) ncclCommDestroy(comm);
-  }
+  explicit Team(int gpus) : devices_(gpus), comms_(gpus) {}
+  ~Team() { devices_.synchronize(); }
   Team(const Team&) = delete;
   Team& operator=(const Team&) = delete;
   const DeviceTeam& devices() const { return devices_; }
-  const std::vector<ncclComm_t>& comms() const { return comms_; }
+  const std::vector<ncclComm_t>& comms() const { return comms_.comms(); }
 
  private:
   DeviceTeam devices_;
-  std::vector<ncclComm_t> comms_;
+  Communicators comms_;  // destroyed first, after the destructor's synchronize
 };
 
 int gpus_to_test() { return std::min(visible_device_count(), kMaxGpus); }
