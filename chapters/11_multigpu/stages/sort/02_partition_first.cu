@@ -16,11 +16,16 @@
 // received keys + merge: the partition pass (one read, one write) buys the overlap of the exchange
 // with a sort. Whether it pays depends on the size: on two H200s, 2^28 keys took 4.28 ms against
 // stage 1's 5.08, but 2^30 keys 16.04 ms against 15.91, because the partition phase took 2.9 ms
-// there, far more than one read and one write of 2 GiB. Claiming a block's place once per 16,384
-// keys instead of per 2,048 (a second sweep over the keys) made it slower, 3.4 ms: the atomics
-// that claim the places are not what holds the pass back. The buckets of stage 1 are cut at
-// regular samples of sorted parts; here at regular samples of 2^16 sorted samples a GPU: as even
-// on the inputs measured (max/mean 1.011-1.013 on two GPUs, stage 1's 1.015-1.016).
+// there, about twice the merge, which reads and writes as much. The partition stages its tile in
+// shared memory by bucket, so that each bucket's run leaves with consecutive threads on
+// consecutive places. On two H100s at 2^30 keys (one machine, stage 2 alone) the phase took 3.04
+// ms with this kernel at 256 x 16 keys, 3.12 ms with the earlier one (256 x 8, each warp writing
+// its own runs), 2.82 ms with this one at 256 x 8. Tried and removed, on another pair of H100s
+// where the earlier kernel took 3.10 ms: a claim per warp instead of per block (5.90 ms: eight
+// times the atomics on one line) and a resident grid that loops over tiles (3.51 ms); on two
+// H200s, a claim per 16,384 keys with a second sweep (3.41 ms against 2.95). The buckets of stage
+// 1 are cut at regular samples of sorted parts; here at regular samples of 2^16 sorted samples a
+// GPU: as even on the inputs measured (max/mean 1.011-1.013 on two GPUs, stage 1's 1.015-1.016).
 #include <cub/device/device_merge.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
@@ -82,9 +87,11 @@ __global__ void __launch_bounds__(kMaxSampleSlots)
 /// @p gpus - 1 @p splitters define: bucket d goes to @p buckets + d * @p capacity, at the place
 /// @p fill[d] hands out (fill[d] ends as bucket d's size). Each warp takes 32 x VT consecutive
 /// keys, 32 at a time; per bucket one ballot gives each key its rank among the warp's keys of
-/// that bucket, so that a warp's keys of one bucket are stored side by side. One atomic per
-/// block and bucket claims the block's place; the order within a bucket is the order in which
-/// blocks claim, which the sort that follows makes irrelevant.
+/// that bucket. The warps' counts give each warp its place in the tile, ordered by bucket, and one
+/// atomic per block and bucket claims the tile's place in the bucket. The keys are staged in
+/// shared memory in that order, then written out with consecutive threads on consecutive places of
+/// a bucket's run. The order within a bucket is the order in which blocks claim, which the sort
+/// that follows makes irrelevant.
 template <int NT, int VT>
 __global__ void __launch_bounds__(NT)
     partition_into_buckets(const std::uint32_t* __restrict__ part, std::size_t count, std::size_t global_first,
