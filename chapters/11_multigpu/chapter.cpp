@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "allreduce.hpp"
+#include "analysis.hpp"
 #include "communicators.hpp"
 #include "distributed.hpp"
 #include "host/check.hpp"
@@ -36,10 +37,7 @@
 namespace stepwise::multigpu {
 namespace {
 
-constexpr std::size_t kElementBytes = 4;  // float32 and int32
 constexpr std::uint64_t kSweepLargest = std::uint64_t{1} << 30;
-/// --analyze's G without --gpus: the smallest team where anything travels.
-constexpr int kAnalyzedGpus = 2;
 
 const char* type_name(TypeOption type) { return type == TypeOption::float32 ? "float32" : "int32"; }
 
@@ -298,8 +296,10 @@ int run_typed(Session& session, const Plan& plan) {
 }
 
 /// What --analyze prints: for each row, at each size, the bytes the busiest GPU sends and
-/// receives, the steps, and the alpha-beta prediction for --gpus GPUs.
+/// receives, the steps, and the alpha-beta prediction for --gpus GPUs; with --format json, the
+/// same and the diagrams' data (analysis.hpp).
 std::string analyze(const Plan& plan, const CommonOptions& options) {
+  if (options.format == Format::json) return analysis_json(plan, options);
   const int gpus = plan.gpus > 0 ? plan.gpus : kAnalyzedGpus;
   std::ostringstream out;
   if (plan.gpus == 0) out << "--gpus not given: the model of " << kAnalyzedGpus << " GPUs\n";
@@ -442,10 +442,12 @@ Chapter<Plan> chapter() {
                                   ? "--bytes " + format_bytes(largest) + " on " + std::to_string(int(gpus)) + " GPUs"
                                   : n_as_given(options));
   };
-  spec.analyze = {"Print each stage's traffic, steps and alpha-beta time for --gpus and the sizes, and exit (no GPU)",
-                  {"--n"},
-                  {Format::table},
-                  analyze};
+  spec.analyze = {
+      "Print each stage's traffic, steps and alpha-beta time for --gpus and the sizes, as text or (--format "
+      "json, for tools/plot) with the ring's steps and a small sample sort's exchange, and exit (no GPU)",
+      {"--n", "--format"},
+      {Format::table, Format::json},
+      analyze};
   spec.run = [](Session& session, const Plan& plan) {
     if (plan.problem != ProblemKind::allreduce) {
       require_gpus(plan, visible_device_count());

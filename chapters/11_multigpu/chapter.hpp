@@ -3,12 +3,18 @@
 /// Host code only: no CUDA header.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "host/chapter.hpp"
 
 namespace stepwise::multigpu {
+
+/// The bytes of the all-reduce's element, float32 or int32.
+inline constexpr std::size_t kElementBytes = 4;
+/// --analyze's G without --gpus: the smallest team where anything travels.
+inline constexpr int kAnalyzedGpus = 2;
 
 /// The collective a run measures (`--problem`).
 enum class ProblemKind { allreduce, scan, sort };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "sample_sort.hpp"
 
@@ -87,6 +88,7 @@ SortReplay replay_sample_sort(const std::vector<std::uint32_t>& keys, int gpus, 
     }
   }
   SortReplay replay;
+  replay.samples = gathered;
   replay.splitters = choose_splitters(gathered, gpus);
   std::vector<std::uint64_t> counts(g_count * g_count, 0);
   for (int g = 0; g < gpus; ++g) {
@@ -112,6 +114,7 @@ SortReplay replay_sample_sort(const std::vector<std::uint32_t>& keys, int gpus, 
       std::inplace_merge(output.begin(), output.begin() + static_cast<std::ptrdiff_t>(middle), output.end());
     }
   }
+  replay.sorted_parts = std::move(parts);
   return replay;
 }
 
@@ -133,6 +136,7 @@ SortReplay replay_partition_sort(const std::vector<std::uint32_t>& keys, int gpu
       gathered.push_back(drawn == 0 ? kNoSample : local[sample_position(drawn, samples, i)]);
   }
   SortReplay replay;
+  replay.samples = gathered;
   replay.splitters = choose_splitters(gathered, gpus);
   const int cuts = static_cast<int>(replay.splitters.size());
   std::vector<std::uint64_t> counts(g_count * g_count, 0);

@@ -42,6 +42,11 @@ std::uint64_t output_begin(const ExchangePlan& plan, int d);
 /// its samples drawn, the splitters chosen, each part's buckets counted by binary search, the
 /// exchange planned and each GPU's runs merged.
 struct SortReplay {
+  /// sorted_parts[g]: GPU g's part after its local sort (replay_sample_sort only; its buckets are
+  /// the runs plan.send_offsets cuts).
+  std::vector<std::vector<std::uint32_t>> sorted_parts;
+  /// The G x s sample slots every GPU gathers, GPU g's at [g s, (g + 1) s), kNoSample for an empty part.
+  std::vector<std::uint64_t> samples;
   std::vector<std::uint64_t> splitters;
   ExchangePlan plan;
   /// outputs[d]: what GPU d holds at the end.
