@@ -1,10 +1,12 @@
 // CPU tests of chapter 11: the ring schedule simulated for G = 1..8 (every chunk reduced once by
 // every GPU, every GPU ending with every chunk, each step's send the neighbour's receive), the
 // chunk and slice bounds for any n, the traffic model and busbw factor, the alpha-beta fit, the
-// references, the report's columns and the options as the chapter's own spec parses them (no
-// GPU is opened: every command line here stops at a refusal, --list, --check-options or --analyze).
+// references, the report's columns, the options as the chapter's own spec parses them (no GPU is
+// opened: every command line here stops at a refusal, --list, --check-options or --analyze), and
+// --analyze --format json's document (the model's rows, the ring's steps, the sort's exchange).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -13,7 +15,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "allreduce.hpp"
+#include "analysis.hpp"
 #include "chapter.hpp"
 #include "cli_checks.hpp"
 #include "model.hpp"
@@ -330,4 +335,109 @@ TEST_CASE("--analyze: each row's traffic and steps for --gpus, no GPU needed") {
   CHECK(*sweep.code == 0);
   CHECK(sweep.out.find("the model of 2 GPUs") != std::string::npos);
   CHECK(sweep.out.find("1 GiB") != std::string::npos);
+}
+
+TEST_CASE(
+    "--analyze --format json: the text mode's rows, the ring's 2(G-1) steps and the sort's exchange, G = 1, 2, 4, 8") {
+  for (const int gpus : {1, 2, 4, 8}) {
+    CAPTURE(gpus);
+    const testing::ParseOutcome outcome = run({"--analyze", "--format", "json", "--gpus", std::to_string(gpus)});
+    REQUIRE(outcome.code);
+    CHECK(*outcome.code == 0);
+    const nlohmann::json document = nlohmann::json::parse(outcome.out);
+    CHECK(document["analysis"] == "multigpu");
+    CHECK(document["chapter"] == "11");
+    CHECK(document["gpus"] == gpus);
+    CHECK(document["diagram_gpus"] == gpus);
+    // The model's rows: every stage at the default size, as traffic_of counts them.
+    const nlohmann::json& rows = document["allreduce"]["rows"];
+    REQUIRE(rows.size() == allreduce_stages().size());
+    CHECK(document["allreduce"]["busbw_factor"].get<double>() == doctest::Approx(allreduce_bus_factor(gpus)));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const AllReduceStage& stage = allreduce_stages()[i];
+      const std::uint64_t bytes = rows[i]["bytes"].get<std::uint64_t>();
+      const TrafficCount count = traffic_of(stage.traits.traffic, static_cast<double>(bytes), gpus,
+                                            slices_for(stage.traits, bytes / kElementBytes, gpus, kElementBytes));
+      CHECK(rows[i]["name"] == stage.name);
+      CHECK(rows[i]["steps"] == count.steps);
+      CHECK(rows[i]["sent"].get<double>() == doctest::Approx(count.sent));
+      CHECK(rows[i]["received"].get<double>() == doctest::Approx(count.received));
+    }
+    // The ring: 2(G-1) steps; each GPU receives what its left neighbour sends; after the reduce-scatter GPU g holds
+    // chunk g + 1's whole sum; after the all-gather every GPU holds every chunk's.
+    const nlohmann::json& ring = document["ring"];
+    std::vector<int> everyone(static_cast<std::size_t>(gpus));
+    for (int g = 0; g < gpus; ++g) everyone[static_cast<std::size_t>(g)] = g;
+    REQUIRE(ring["steps"].size() == static_cast<std::size_t>(ring_steps(gpus)));
+    for (std::size_t s = 0; s < ring["steps"].size(); ++s) {
+      const nlohmann::json& step = ring["steps"][s];
+      CHECK(step["phase"] == (static_cast<int>(s) < gpus - 1 ? "reduce-scatter" : "all-gather"));
+      for (int g = 0; g < gpus; ++g) {
+        const nlohmann::json& move = step["moves"][static_cast<std::size_t>(g)];
+        CHECK(move["from"] == ring_left(g, gpus));
+        CHECK(move["receives_chunk"] == step["moves"][static_cast<std::size_t>(ring_left(g, gpus))]["sends_chunk"]);
+      }
+      if (static_cast<int>(s) == gpus - 2)
+        for (int g = 0; g < gpus; ++g)
+          CHECK(step["holds"][static_cast<std::size_t>(g)][static_cast<std::size_t>(ring_owned_chunk(g, gpus))]
+                    .get<std::vector<int>>() == everyone);
+    }
+    const nlohmann::json& last = ring["steps"].empty() ? ring["start"] : ring["steps"].back()["holds"];
+    for (const nlohmann::json& held : last)
+      for (const nlohmann::json& chunk : held) CHECK(chunk.get<std::vector<int>>() == everyone);
+    // The sort's exchange: each part's buckets are its keys, each GPU ends with what the others send it, and the
+    // shares concatenated in GPU order are all the keys, sorted.
+    const nlohmann::json& sort = document["sort_exchange"];
+    CHECK(sort["splitters"].size() == static_cast<std::size_t>(gpus - 1));
+    std::vector<std::uint32_t> keys;
+    for (const nlohmann::json& part : sort["parts"]) {
+      CHECK(part.size() == static_cast<std::size_t>(kExampleKeysPerGpu));
+      for (const nlohmann::json& key : part) keys.push_back(key.get<std::uint32_t>());
+    }
+    std::sort(keys.begin(), keys.end());
+    std::vector<std::uint32_t> shares;
+    std::uint64_t kept = 0;
+    for (int g = 0; g < gpus; ++g) {
+      const std::size_t row = static_cast<std::size_t>(g);
+      std::uint64_t sent = 0;
+      std::uint64_t received = 0;
+      for (int d = 0; d < gpus; ++d) {
+        sent += sort["counts"][row][static_cast<std::size_t>(d)].get<std::uint64_t>();
+        received += sort["counts"][static_cast<std::size_t>(d)][row].get<std::uint64_t>();
+      }
+      CHECK(sent == static_cast<std::uint64_t>(kExampleKeysPerGpu));
+      CHECK(received == sort["outputs"][row].size());
+      CHECK(sort["output_begin"][row] == shares.size());
+      for (const nlohmann::json& key : sort["outputs"][row]) shares.push_back(key.get<std::uint32_t>());
+    }
+    for (const nlohmann::json& transfer : sort["transfers"]) {
+      CHECK(transfer["keys"].get<std::uint64_t>() > 0);
+      if (transfer["kept"].get<bool>()) kept += transfer["keys"].get<std::uint64_t>();
+    }
+    CHECK(shares == keys);
+    CHECK(kept <= keys.size());
+  }
+  const testing::ParseOutcome defaults = run({"--analyze", "--format", "json"});
+  REQUIRE(defaults.code);
+  const nlohmann::json document = nlohmann::json::parse(defaults.out);
+  CHECK(document["gpus"] == kAnalyzedGpus);
+  CHECK(document["diagram_gpus"] == kDiagramGpus);
+  CHECK(document["ring"]["gpus"] == kDiagramGpus);
+  CHECK(document["notes"][0].get<std::string>().find("--gpus not given") != std::string::npos);
+  // Above the chapter's most GPUs the model is there, the diagrams are not.
+  const testing::ParseOutcome beyond = run({"--analyze", "--format", "json", "--gpus", "16", "--problem", "sort"});
+  REQUIRE(beyond.code);
+  CHECK(*beyond.code == 0);
+  const nlohmann::json wide = nlohmann::json::parse(beyond.out);
+  CHECK(wide["ring"].is_null());
+  CHECK(wide["sort_exchange"].is_null());
+  CHECK(wide["sort"]["phases"].size() == 16 * 3);
+  // The text mode is unchanged, and any other format is refused with one line.
+  const testing::ParseOutcome text = run({"--analyze", "--gpus", "4"});
+  REQUIRE(text.code);
+  CHECK(text.out.rfind("all-reduce of float32 on 4 GPUs", 0) == 0);
+  const testing::ParseOutcome refused = run({"--analyze", "--format", "markdown"});
+  REQUIRE(refused.code);
+  CHECK(*refused.code == 2);
+  CHECK(refused.err.find("--format markdown") != std::string::npos);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Chapter 11's measurements and figures, from the repository root:
 #   chapters/11_multigpu/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on one or more GPUs
-#   chapters/11_multigpu/figures/regenerate.sh plot [report-dir]                       anywhere with matplotlib
+#   chapters/11_multigpu/figures/regenerate.sh plot [report-dir] [bin-dir]             anywhere with matplotlib
 # The gpu parts, all by default: tests (the GPU tests, then compute-sanitizer memcheck on every problem on one GPU and,
 # where there are two, on two, at small sizes), sweeps (the all-reduce's size sweep, 8 B to 1 GiB per GPU, float32, on
 # --gpus 1, 2 and every visible GPU: allreduce-sweep-gG), tables (scan and sort on every visible GPU at n = 2^26 and
@@ -9,9 +9,11 @@
 # committed; the lecture's JSON reports are copied into chapters/11_multigpu/results). The gpu mode prints a summary
 # last: each step's exit code and seconds; the full outputs are in report-dir. plot draws the busbw-vs-size figure from
 # the sweeps of the gpu mode's reports (or, with neither a report-dir nor build/reports/11, from
-# chapters/11_multigpu/results), and says which sweeps it did not find; scan and sort are tables, not figures.
+# chapters/11_multigpu/results), and says which sweeps it did not find; scan and sort are tables, not figures. It also
+# draws the --analyze diagrams (the ring's steps, the sample sort's exchange, on 4 GPUs) from bin-dir's
+# chapter_11_multigpu (default build/bin; no GPU needed).
 set -uo pipefail
-usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir]"
+usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir] [bin-dir]"
 mode=${1:?$usage}
 figures=${STEPWISE_FIGURE_DIR:-chapters/11_multigpu/figures}
 case "$mode" in
@@ -83,6 +85,17 @@ case "$mode" in
     for table in scan-2e26 scan-2e28 sort-2e26 sort-2e28; do
       [ -f "$reports/$table.json" ] || echo "plot: no $reports/$table.json (a table of the lecture, no figure)" >&2
     done
+    multigpu="${3:-build/bin}/chapter_11_multigpu"
+    if [ -x "$multigpu" ]; then
+      analysis=$(mktemp)
+      trap 'rm -f "$analysis"' EXIT
+      "$multigpu" --analyze --format json --gpus 4 > "$analysis" || exit $?
+      for figure in ring-steps sort-exchange; do
+        tools/plot analysis "$analysis" --figure "$figure" -o "$figures/11_${figure//-/_}.svg" || exit $?
+      done
+    else
+      echo "plot: no $multigpu: 11_ring_steps.svg and 11_sort_exchange.svg not drawn (build the chapter first)" >&2
+    fi
     ;;
   *)
     echo "$usage" >&2
