@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "algorithm/hd.hpp"
+#include "parts.hpp"
 
 namespace stepwise::multigpu {
 
@@ -16,20 +17,6 @@ STEPWISE_HD inline int ring_left(int gpu, int gpus) { return (gpu + gpus - 1) % 
 
 /// The GPU after @p gpu on a ring of @p gpus: the one it sends to.
 STEPWISE_HD inline int ring_right(int gpu, int gpus) { return (gpu + 1) % gpus; }
-
-/// The first element of part @p part when @p n elements split into @p parts near-equal parts:
-/// the first n % parts parts hold one element more. part == parts gives n.
-STEPWISE_HD inline std::uint64_t part_begin(std::uint64_t n, int parts, int part) {
-  const std::uint64_t whole = n / static_cast<std::uint64_t>(parts);
-  const std::uint64_t extra = n % static_cast<std::uint64_t>(parts);
-  const std::uint64_t p = static_cast<std::uint64_t>(part);
-  return p * whole + (p < extra ? p : extra);
-}
-
-/// The element count of part @p part (0 when n < parts leaves it empty).
-STEPWISE_HD inline std::uint64_t part_size(std::uint64_t n, int parts, int part) {
-  return part_begin(n, parts, part + 1) - part_begin(n, parts, part);
-}
 
 /// The steps of a ring all-reduce on @p gpus GPUs: G - 1 of reduce-scatter, then G - 1 of all-gather.
 STEPWISE_HD inline int ring_steps(int gpus) { return 2 * (gpus - 1); }

@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "algorithm/hd.hpp"
+#include "parts.hpp"
 
 namespace stepwise::multigpu {
 
@@ -25,20 +26,6 @@ inline constexpr int kMaxGpus = 8;
 inline constexpr int kMaxSamples = 128;
 /// Samples are (key, global position) packed in 64 bits: positions must fit 32 bits.
 inline constexpr std::uint64_t kMaxSortKeys = std::uint64_t{1} << 32;
-
-/// The first key of GPU @p g's part of @p n keys over @p gpus GPUs: the first n % gpus parts hold
-/// one key more than the others.
-STEPWISE_HD inline std::size_t part_begin(std::size_t n, int gpus, int g) {
-  const std::size_t base = n / static_cast<std::size_t>(gpus);
-  const std::size_t extra = n % static_cast<std::size_t>(gpus);
-  const std::size_t index = static_cast<std::size_t>(g);
-  return index * base + (index < extra ? index : extra);
-}
-
-/// The number of keys of GPU @p g's part (0 when n < g + 1 and n < gpus).
-STEPWISE_HD inline std::size_t part_size(std::size_t n, int gpus, int g) {
-  return part_begin(n, gpus, g + 1) - part_begin(n, gpus, g);
-}
 
 /// The position in a sorted part of @p count keys of its sample @p i of @p samples: the middle
 /// of the i-th of @p samples equal slices, so that the samples are spread over the whole part.
