@@ -1,6 +1,5 @@
 // The ring-steps diagram's data: stage 3's ring replayed on the host with ring.hpp's schedule, the
-// partial sums each step leaves. Its own file: ring.hpp's part_begin and sample_sort.hpp's share a
-// name, so no file includes both.
+// partial sums each step leaves.
 #include <algorithm>
 #include <iterator>
 #include <stdexcept>
