@@ -105,7 +105,7 @@ class Synthetic(AnalysisTestCase):
         document = synthetic()
         splitters = ", ".join(f"{s['key']}@{s['position']}" for s in document["sort_exchange"]["splitters"])
         self.assertDrawn(self.draw(document, "sort-exchange"), "the sample sort's exchange on 3 GPUs", splitters,
-                         "counts: row g sends column d", "GPU 2: output [", "from 1", "draws 3 regular samples")
+                         "counts: row g sends column d", "GPU 2's output [", "in sender order", "from 1", "draws 3 regular samples")
 
     def test_one_gpu_draws_without_steps(self):
         self.assertDrawn(self.draw(synthetic(1), "ring-steps"), "nothing travels")
@@ -163,7 +163,7 @@ class RealOutput(AnalysisTestCase):
                       "outputs", "output_begin"):
             self.assertEqual(exchange[field], model[field], field)
         self.assertDrawn(self.draw(document, "ring-steps"), "on 4 GPUs", "reduce-scatter 3", "all-gather 3", "3+0+1")
-        self.assertDrawn(self.draw(document, "sort-exchange"), "24 keys per GPU", "GPU 3: output [")
+        self.assertDrawn(self.draw(document, "sort-exchange"), "24 keys per GPU", "GPU 3's output [")
 
     def test_without_gpus_the_diagrams_draw_four(self):
         document = analysis_of(_built_binary())

@@ -8,7 +8,7 @@ Two figures, for the document's "diagram_gpus" GPUs:
     chunk each GPU receives from its left neighbour framed, and an arrow from the neighbour;
   - sort-exchange: a small sample sort: each GPU's part as given, sorted and cut into buckets by the splitters (the
     samples framed), the G x G count matrix, a line per non-empty bucket to the GPU that receives it, and each GPU's
-    share after the exchange and the merge, its runs in sender order.
+    received runs in sender order (which the merge then turns into its share of the sorted output).
 
 Schema (what this module reads; other fields are ignored):
   {"analysis": "multigpu", "chapter": "11", "diagram_gpus",
@@ -251,8 +251,8 @@ def _sort_exchange(document: dict, title: str, sub: str):
             _key_box(ax, i, y, key, "#DDDDDD")
     ax.text(-0.6, low - 1.0, "sorted, cut into buckets by the splitters (samples framed)", ha="left", va="bottom",
             fontsize=12.5, fontweight="bold")
-    ax.text(right - 0.6, low - 1.0, "after the exchange and the merge: each GPU's share", ha="left", va="bottom",
-            fontsize=12.5, fontweight="bold")
+    ax.text(right - 0.6, low - 1.0, "after the exchange: the runs each GPU receives, in sender order", ha="left",
+            va="bottom", fontsize=12.5, fontweight="bold")
     for g, part in enumerate(sorted_parts):
         y = low + g * dy
         ax.text(-0.9, y, f"GPU {g}", ha="right", va="center", fontsize=12)
@@ -265,14 +265,15 @@ def _sort_exchange(document: dict, title: str, sub: str):
                 ax.plot([begin - 0.5] * 2, [y - 0.5, y + 0.5], color=style.INK, linewidth=2.2)
     for d, share in enumerate(outputs):
         y = low + d * dy
-        ax.text(right + out_width + 0.4, y, f"GPU {d}: output [{data['output_begin'][d]},"
+        ax.text(right + out_width + 0.4, y, f"merged: GPU {d}'s output [{data['output_begin'][d]},"
                 f" {data['output_begin'][d] + len(share)})", ha="left", va="center", fontsize=11)
-        for i, key in enumerate(share):
-            _key_box(ax, right + i, y, key, load_balance.lighten(load_balance.hue(d), 0.55))
         for g in range(gpus):
             begin, count = recv_offsets[d][g], counts[g][d]
             if count == 0:
                 continue
+            run = sorted_parts[g][send_offsets[g][d]:send_offsets[g][d] + count]
+            for i, key in enumerate(run):
+                _key_box(ax, right + begin + i, y, key, load_balance.lighten(load_balance.hue(d), 0.55))
             if begin > 0:
                 ax.plot([right + begin - 0.5] * 2, [y - 0.5, y + 0.5], color=style.MUTED, linewidth=1.4,
                         linestyle=":")
@@ -324,7 +325,8 @@ def _sort_exchange(document: dict, title: str, sub: str):
         " splitter cut a sorted part into G buckets (colour: the GPU that receives it).",
         "The G x G counts are all-gathered; the buckets cross in one group of ncclSend/ncclRecv (framed in the"
         " matrix and dotted: the bucket a GPU keeps, a copy on the GPU).",
-        "Each GPU receives its runs in sender order and merges them: its share is its slice of the sorted output.",
+        "Each GPU receives its runs in sender order (dotted: where one ends) and merges them: its share is its slice of"
+        " the sorted output.",
     ])
     style.add_titles(fig, ax, default_title(document, "sort-exchange") if title is None else title,
                      f"replay_sample_sort and make_exchange_plan (sort_plan.cpp), replayed by --analyze:"
