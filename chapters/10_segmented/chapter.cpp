@@ -70,9 +70,11 @@ Chapter<Plan> chapter() {
     require_host_bytes(find_problem(plan.problem).host_bytes(plan, options.n), n_as_given(options));
   };
   spec.analyze = {
-      "Print each stage's idle lanes and work per thread for --n, --segments and --seed (no GPU needed)",
-      {"--n", "--seed"},
-      {Format::table},
+      "Print each stage's idle lanes and work per thread for --n, --segments and --seed (setop: its searches and "
+      "balanced cuts for --op and --sets), as text or (--format json, with the worked examples tools/plot draws) "
+      "as JSON; needs no GPU",
+      {"--n", "--seed", "--format"},
+      {Format::table, Format::json},
       [](const Plan& plan, const CommonOptions& options) { return find_problem(plan.problem).analyze(plan, options); }};
   spec.run = [](Session& session, const Plan& plan) { return find_problem(plan.problem).run(session, plan); };
   for (const SegmentedProblem& problem : segmented_problems())

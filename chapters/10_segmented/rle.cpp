@@ -175,8 +175,9 @@ SegmentedProblem rle_problem() {
   };
   problem.host_bytes = host_bytes;
   problem.analyze = [](const Plan& plan, const CommonOptions& options) {
-    return by_type(plan,
-                   [&](auto value) { return analyze_work(plan, options, facts_of(rle_stages<decltype(value)>())); });
+    return by_type(plan, [&](auto value) {
+      return analyze_work(plan, options, planned_rows(facts_of(rle_stages<decltype(value)>())));
+    });
   };
   problem.run = [](Session& session, const Plan& plan) {
     return by_type(plan, [&](auto value) { return run_typed<decltype(value)>(session, plan); });

@@ -136,7 +136,7 @@ std::vector<SegReduceRow> rows_of(const Plan& plan) {
 }
 
 std::string analyze(const Plan& plan, const CommonOptions& options) {
-  return analyze_work(plan, options, rows_of(plan));
+  return analyze_work(plan, options, planned_rows(rows_of(plan)), LanesExample::segment_lanes);
 }
 
 double host_bytes(const Plan& plan, std::uint64_t n) {

@@ -98,6 +98,8 @@ double host_bytes(const Plan&, std::uint64_t n) { return 5.0 * sizeof(SetKey) * 
 
 std::string analyze(const Plan& plan, const CommonOptions& options) {
   const SetInputs sets = make_sets(options.n, sets_of(plan), options.seed);
+  if (options.format == Format::json)
+    return analyze_set_op_json(op_of(plan), sets_of(plan), options.seed, sets, facts_of(setop_stages()));
   return analyze_set_op(op_of(plan), sets, facts_of(setop_stages()));
 }
 

@@ -5,8 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <iomanip>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -54,34 +52,36 @@ LaneWork lane_work(const WorkPlan& plan, const std::vector<std::uint64_t>& offse
 /// 256/segment`, `Merge Path, VT = 7`.
 std::string describe_plan(const WorkPlan& plan);
 
-/// --analyze for one table: the segments of @p plan at --n and --seed, then for each row whose
-/// traits have a work plan (`row.traits.plan(stats, shape)`; the library rows have none) its
-/// work, lane-steps, idle lanes and the most items one thread handles.
+/// A kernel row as --analyze reads it: its number and name, and its work plan at its shape.
+struct PlannedRow {
+  int number = 0;
+  std::string name;
+  /// The row's traits.plan: the tuned row picks by the statistics of the segments.
+  WorkPlan (*plan)(const SegmentStats& stats, const LaunchShape& shape) = nullptr;
+  LaunchShape shape;
+};
+
+/// The rows of @p rows whose traits have a work plan (`row.traits.plan`; the library rows have
+/// none), in the table's order.
 template <class Row>
-std::string analyze_work(const Plan& plan, const CommonOptions& options, const std::vector<Row>& rows) {
-  const std::vector<std::uint64_t> offsets = make_offsets(options.n, plan.segments, options.seed);
-  const SegmentStats stats = segment_stats(offsets);
-  std::ostringstream out;
-  out << "n = " << format_grouped(static_cast<std::int64_t>(options.n)) << " items in "
-      << format_grouped(static_cast<std::int64_t>(stats.segments)) << " segments (" << to_string(plan.segments)
-      << ", seed " << options.seed << "): mean length " << std::setprecision(3) << stats.mean_length() << ", longest "
-      << format_grouped(static_cast<std::int64_t>(stats.max_length)) << ", "
-      << format_grouped(static_cast<std::int64_t>(stats.empty)) << " empty\n";
-  out << "A lane-step is one lane's trip through its loop; an idle one handles no item.\n";
-  out << "  #  stage               work                   lane-steps  idle lanes  most items/thread\n";
-  for (const Row& row : rows) {
-    if (row.traits.plan == nullptr) continue;  // the library decides
-    const WorkPlan work_plan = row.traits.plan(stats, row.shape);
-    const LaneWork work = lane_work(work_plan, offsets);
-    const double idle = work.lane_steps > 0 ? 100.0 * (1.0 - static_cast<double>(options.n) / work.lane_steps) : 0.0;
-    std::ostringstream percent;
-    percent << std::fixed << std::setprecision(1) << idle << " %";
-    out << std::setw(3) << row.number << "  " << std::left << std::setw(20) << row.name << std::setw(22)
-        << describe_plan(work_plan) << std::right << std::setw(12)
-        << format_grouped(static_cast<std::int64_t>(work.lane_steps)) << std::setw(12) << percent.str() << std::setw(19)
-        << format_grouped(static_cast<std::int64_t>(work.most_items)) << "\n";
-  }
-  return out.str();
+std::vector<PlannedRow> planned_rows(const std::vector<Row>& rows) {
+  std::vector<PlannedRow> planned;
+  for (const Row& row : rows)
+    if (row.traits.plan != nullptr) planned.push_back({row.number, row.name, row.traits.plan, row.shape});
+  return planned;
 }
+
+/// Whether --analyze --format json adds the worked example of lanes.hpp (segmented reduce's rows
+/// are all per segment or Merge Path: it draws them; the tiles of the scans it does not).
+enum class LanesExample { none, segment_lanes };
+
+/// --analyze for one table: the segments of @p plan at --n and --seed, then for each of @p rows
+/// its work, lane-steps, idle lanes and the most items one thread handles, as text (--format
+/// table) or as one JSON document (--format json: `{"analysis": "segmented", "chapter": "10",
+/// "problem", "type", "n", "segments", "seed", "stats", "rows"}`, and with
+/// LanesExample::segment_lanes its `"segment_lanes"`: the example's offsets and, per row, the
+/// units of lane_units; tools/stepwise_plot/analysis/segmented.py draws it).
+std::string analyze_work(const Plan& plan, const CommonOptions& options, const std::vector<PlannedRow>& rows,
+                         LanesExample example = LanesExample::none);
 
 }  // namespace stepwise::segmented

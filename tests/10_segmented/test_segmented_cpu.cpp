@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -19,6 +20,7 @@
 #include "flagged.hpp"
 #include "host/data.hpp"
 #include "host/sizes.hpp"
+#include "lanes.hpp"
 #include "merge_reduce.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
@@ -292,6 +294,92 @@ TEST_CASE("--analyze prints each kernel row's work, lane-steps and idle lanes fr
       CHECK(work.lane_steps >= 100003.0);  // every item takes a lane-step
     }
   }
+}
+
+TEST_CASE("--analyze --format json writes each row's work and the lanes example, which adds every item once") {
+  for (const char* text : {"uniform:32", "huge", "ones", "empty:50", "zipf:1.5"}) {
+    CAPTURE(text);
+    const testing::ParseOutcome outcome =
+        testing::outcome_of(chapter(), {"--analyze", "--format", "json", "--n", "100003", "--segments", text});
+    REQUIRE(outcome.code == 0);
+    const nlohmann::json document = nlohmann::json::parse(outcome.out);
+    CHECK(document["analysis"] == "segmented");
+    CHECK(document["chapter"] == "10");
+    CHECK(document["problem"] == "segreduce");
+    CHECK(document["n"] == 100003);
+    CHECK(document["segments"] == text);
+    // The rows: what the text prints, from the same model.
+    const std::vector<std::uint64_t> offsets = make_offsets(100003, parse_segments(text), document["seed"]);
+    const SegmentStats stats = segment_stats(offsets);
+    CHECK(document["stats"]["segments"] == stats.segments);
+    std::size_t planned = 0;
+    for (const SegReduceStage<float>& stage : segreduce_stages<float>()) {
+      if (stage.traits.plan == nullptr) continue;
+      CAPTURE(stage.name);
+      REQUIRE(planned < document["rows"].size());
+      const nlohmann::json& row = document["rows"][planned++];
+      const WorkPlan plan = stage.traits.plan(stats, stage.shape);
+      CHECK(row["name"] == stage.name);
+      CHECK(row["work"] == describe_plan(plan));
+      CHECK(row["lane_steps"].get<double>() == lane_work(plan, offsets).lane_steps);
+      CHECK(row["idle"].get<double>() == doctest::Approx(1.0 - 100003.0 / lane_work(plan, offsets).lane_steps));
+    }
+    CHECK(planned == document["rows"].size());
+    // The example: its offsets, and per row units that add every item exactly once and run lane_work's lane-steps.
+    const nlohmann::json& lanes = document["segment_lanes"];
+    const std::vector<std::uint64_t> example = lanes_example_offsets(parse_segments(text));
+    CHECK(lanes["offsets"].get<std::vector<std::uint64_t>>() == example);
+    CHECK((example.size() - 1 >= kLanesExampleSegments || example.back() == kLanesExampleMostItems));
+    const std::vector<std::uint32_t> ids = segment_ids_of(example);
+    REQUIRE(lanes["stages"].size() == planned);  // every segreduce row is per segment or Merge Path: all drawn
+    for (const nlohmann::json& stage : lanes["stages"]) {
+      CAPTURE(stage["name"].get<std::string>());
+      std::vector<int> added(example.back(), 0);
+      std::vector<int> closed(example.size() - 1, 0);
+      double lane_steps = 0;
+      for (const nlohmann::json& unit : stage["units"]) {
+        lane_steps += unit["lanes"].get<double>() * unit["steps"].get<double>();
+        for (const nlohmann::json& cell : unit["cells"]) {
+          CHECK(cell["lane"] < unit["lanes"]);
+          CHECK(cell["step"] < unit["steps"]);
+          const std::int64_t item = cell["item"];
+          if (item < 0) {
+            ++closed[cell["segment"].get<std::size_t>()];
+          } else {
+            ++added[static_cast<std::size_t>(item)];
+            CHECK(ids[static_cast<std::size_t>(item)] == cell["segment"]);
+          }
+        }
+      }
+      CHECK(lane_steps == stage["lane_steps"].get<double>());
+      CHECK(std::all_of(added.begin(), added.end(), [](int count) { return count == 1; }));
+      if (stage["unit"] == "merge")  // Merge Path closes every segment once, the empty ones too
+        CHECK(std::all_of(closed.begin(), closed.end(), [](int count) { return count == 1; }));
+    }
+  }
+  // Merge Path's threads: VT steps each from merge_path's cross point, in order.
+  const std::vector<std::uint64_t> offsets = {0, 3, 3, 10};  // lengths 3, 0, 7
+  const std::vector<LaneUnit> units = lane_units({WorkUnit::merge, 1, 5}, offsets);
+  REQUIRE(units.size() == 3);  // 13 steps in threads of 5
+  CHECK(units[1].a == 2);      // steps 0..4: items 0, 1, 2, end 0, end 1
+  CHECK(units[1].b == 3);
+  CHECK(units[0].segments == std::vector<std::uint64_t>{0, 1});
+  CHECK(units[2].segments == std::vector<std::uint64_t>{2});
+  const std::vector<LaneUnit> quads = lane_units({WorkUnit::group, 4, 0}, offsets);
+  REQUIRE(quads.size() == 1);
+  CHECK(quads[0].steps == 2);                      // 7 items over 4 lanes
+  CHECK(quads[0].cells.back().lane == 2 * 4 + 2);  // item 9: group 2, lane 2, step 1
+  CHECK(quads[0].cells.back().step == 1);
+  // The text stays the default, and --analyze prints table or json only.
+  CHECK(testing::outcome_of(chapter(), {"--analyze", "--n", "1000"}).out.find("lane-steps") != std::string::npos);
+  CHECK(testing::exit_code_of(chapter(), {"--analyze", "--format", "csv"}) == 2);
+  const testing::ParseOutcome scan =
+      testing::outcome_of(chapter(), {"--analyze", "--format", "json", "--problem", "segscan", "--n", "1000"});
+  REQUIRE(scan.code == 0);
+  const nlohmann::json scan_document = nlohmann::json::parse(scan.out);
+  CHECK(scan_document["problem"] == "segscan");
+  CHECK_FALSE(scan_document["rows"].empty());
+  CHECK_FALSE(scan_document.contains("segment_lanes"));
 }
 
 // Segmented scan ---------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <utility>
 #include <vector>
@@ -363,4 +364,62 @@ TEST_CASE("--analyze draws the balanced path of a small example and counts the c
   const std::string text = analyze_set_op(SetOp::intersection, sets, rows);
   CHECK(text.find("3 out") != std::string::npos);
   CHECK(text.find("1 cuts balanced") != std::string::npos);
+}
+
+TEST_CASE("--analyze --format json: the example's Balanced Path, its pieces giving std::set_* for every op") {
+  const SetInputs& sets = setop_example_sets();
+  CHECK(std::is_sorted(sets.a.begin(), sets.a.end()));
+  CHECK(std::is_sorted(sets.b.begin(), sets.b.end()));
+  for (SetOp op : kOps) {
+    CAPTURE(to_string(op));
+    const BalancedPath path = balanced_path(op, sets, kSetopExampleSpacing);
+    CHECK(path.merge_order.size() == sets.a.size() + sets.b.size());
+    CHECK(path.balanced_order.size() == sets.a.size() + sets.b.size());
+    Keys joined;
+    Index a = 0;
+    Index b = 0;
+    for (const BalancedPiece& piece : path.pieces) {
+      CHECK(piece.a_begin == a);  // the pieces follow each other
+      CHECK(piece.b_begin == b);
+      CHECK(piece.a_end + piece.b_end - piece.diagonal <= 1);  // the diagonal or one more
+      a = piece.a_end;
+      b = piece.b_end;
+      joined.insert(joined.end(), piece.kept.begin(), piece.kept.end());
+    }
+    CHECK(a == static_cast<Index>(sets.a.size()));
+    CHECK(b == static_cast<Index>(sets.b.size()));
+    CHECK(joined == set_op_on_cpu(op, sets.a, sets.b));
+  }
+  // The example moves a cut: the picture shows the balancing at work.
+  CHECK(moved_cuts(sets, kSetopExampleSpacing) >= 1);
+  std::vector<SetOpRow> rows(2);
+  rows[0].number = 1;
+  rows[0].name = "per-element-search";
+  rows[0].traits.work = SetWork::per_element;
+  rows[1].number = 2;
+  rows[1].name = "balanced-path";
+  rows[1].shape = {2, 2, 0};
+  rows[1].traits.work = SetWork::tiled;
+  const SetInputs drawn{{3, 3, 3, 5, 7}, {3, 3, 5, 5}};
+  const nlohmann::json document =
+      nlohmann::json::parse(analyze_set_op_json(SetOp::intersection, SetInput::duplicates, 9, drawn, rows));
+  CHECK(document["analysis"] == "segmented");
+  CHECK(document["problem"] == "setop");
+  CHECK(document["op"] == "intersection");
+  CHECK(document["sets"] == "duplicates");
+  CHECK(document["n"] == 9);
+  CHECK(document["kept"] == 3);
+  CHECK(document["rows"][0]["searches"] == 3 * 9 + 3);
+  CHECK(document["rows"][1]["moved_cuts"] == moved_cuts(drawn, 4));
+  CHECK(document["rows"][1]["passes"] == 2);
+  const nlohmann::json& path = document["setop_path"];
+  CHECK(path["a"].get<Keys>() == sets.a);  // the fixed example, whatever the run's sets
+  CHECK(path["output"].get<Keys>() == set_op_on_cpu(SetOp::intersection, sets.a, sets.b));
+  const BalancedPath expected = balanced_path(SetOp::intersection, sets, kSetopExampleSpacing);
+  REQUIRE(path["pieces"].size() == expected.pieces.size());
+  for (std::size_t p = 0; p < expected.pieces.size(); ++p) {
+    CHECK(path["pieces"][p]["cut"][0] == expected.pieces[p].a_end);
+    CHECK(path["pieces"][p]["merge_cut"][0] == expected.pieces[p].merge_a);
+    CHECK(path["pieces"][p]["moved"] == expected.pieces[p].moved());
+  }
 }

@@ -16,7 +16,8 @@ import unittest
 SKIPPED = 77
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("STEPWISE_BIN_DIR") or os.path.join(ROOT, "build", "bin")
-# The --analyze diagrams of each chapter and the mode that draws them (chapters 02, 04, 09 and 11 draw theirs in plot).
+# The --analyze diagrams of each chapter and the mode that draws them (chapters 02, 04, 09, 10 and 11 draw theirs in
+# plot).
 DIAGRAMS = {
     "01": ("analyze", ["01_trees.svg", "01_banks.svg"]),
     "02": ("plot", ["02_banks.svg", "02_transpose.svg", "02_lookback.svg"]),
@@ -27,6 +28,7 @@ DIAGRAMS = {
     "07": ("concepts", ["07_remap.svg"]),
     "08": ("concepts", ["08_expansion.svg", "08_load_balance.svg"]),
     "09": ("plot", ["09_digit_scatter.svg", "09_lookback_chain.svg", "09_merge_passes.svg"]),
+    "10": ("plot", ["10_segment_lanes.svg", "10_setop_path.svg"]),
     "11": ("plot", ["11_ring_steps.svg", "11_sort_exchange.svg"]),
 }
 
@@ -63,7 +65,8 @@ class ShippedReports(unittest.TestCase):
                 script = os.path.join("chapters", name, "figures", "regenerate.sh")
                 results = os.path.join("chapters", name, "results")
                 built = os.access(os.path.join(BIN, "chapter_" + name), os.X_OK)
-                arguments = [BIN, results] if number == "02" else [results, BIN] if number in ("04", "09", "11") else [results]
+                plot_bin = ("04", "09", "10", "11")
+                arguments = [BIN, results] if number == "02" else [results, BIN] if number in plot_bin else [results]
                 done = run(["bash", script, "plot", *arguments], figures)
                 self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
                 self.assertIn("drawing from " + results, done.stderr)

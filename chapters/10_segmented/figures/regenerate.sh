@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Chapter 10's measurements and figures, from the repository root:
 #   chapters/10_segmented/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on a GPU
-#   chapters/10_segmented/figures/regenerate.sh plot [report-dir]                       anywhere with matplotlib
+#   chapters/10_segmented/figures/regenerate.sh plot [report-dir] [bin-dir]             anywhere with matplotlib
 # The gpu parts, all by default: tests (the GPU tests, then compute-sanitizer on every row of each problem, variant
 # rows included, at a small n), tables (the lecture's tables at n = 2^26, median of 5: segreduce int32 and segscan
 # int32 with --variants on each --segments distribution of the README, ones, uniform:32, zipf:1.5, empty:50 and huge;
@@ -12,9 +12,11 @@
 # build/bin, report-dir to build/reports/10 (neither is committed; the lecture's JSON reports are copied into
 # chapters/10_segmented/results). The gpu mode prints a summary last: each step's exit code and seconds; the full
 # outputs are in report-dir. plot draws a staircase per table from the gpu mode's reports (or, with neither a
-# report-dir nor build/reports/10, from chapters/10_segmented/results), and names each report it did not find.
+# report-dir nor build/reports/10, from chapters/10_segmented/results), and names each report it did not find; then
+# the --analyze diagrams (which lane adds which item, 10_segment_lanes.svg; the set operations' Balanced Path,
+# 10_setop_path.svg) from bin-dir's chapter_10_segmented (default build/bin; no GPU needed).
 set -uo pipefail
-usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir]"
+usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir] [bin-dir]"
 mode=${1:?$usage}
 figures=${STEPWISE_FIGURE_DIR:-chapters/10_segmented/figures}
 distributions=(ones uniform:32 zipf:1.5 empty:50 huge)
@@ -125,6 +127,17 @@ case "$mode" in
     if [ ${#missing[@]} -gt 0 ]; then
       echo "plot: not in $reports, not drawn: ${missing[*]}" \
         "(chapters/10_segmented/figures/regenerate.sh gpu measures them)" >&2
+    fi
+    segmented="${3:-build/bin}/chapter_10_segmented"
+    if [ -x "$segmented" ]; then
+      analysis=$(mktemp)
+      trap 'rm -f "$analysis"' EXIT
+      "$segmented" --analyze --format json > "$analysis" || exit $?
+      tools/plot analysis "$analysis" --figure segment-lanes -o "$figures/10_segment_lanes.svg" || exit $?
+      "$segmented" --analyze --format json --problem setop > "$analysis" || exit $?
+      tools/plot analysis "$analysis" --figure setop-path -o "$figures/10_setop_path.svg" || exit $?
+    else
+      echo "plot: no $segmented: 10_segment_lanes.svg and 10_setop_path.svg not drawn (build the chapter first)" >&2
     fi
     ;;
   *)
