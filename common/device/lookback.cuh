@@ -183,7 +183,12 @@ __device__ typename Op::value_type look_back(const Status& status, std::size_t t
 /// block to read after a __syncthreads. The tile's aggregate must be published first (by any one
 /// thread, with kTileAggregate, and without waiting on anyone: that is what makes every look-back
 /// end).
+/// @param status the tiles' statuses (the table look_back reads)
+/// @param tile this tile's index (not 0)
 /// @param aggregate the tile's own reduction, as published (Op converts it where it is narrower)
+/// @param op the associative operator of the scan
+/// @param first_poll_ns the sleep before the first poll (0: none)
+/// @param backoff_ns the sleep before polling a predecessor again (0: spin)
 /// @param leader true in exactly one lane of the warp (threadIdx.x == 0 for warp 0): the lane that
 /// publishes and stores
 /// @param tile_prefix a shared-memory variable of the block
