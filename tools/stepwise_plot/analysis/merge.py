@@ -26,6 +26,19 @@ KIND = "merge"
 FIGURES = ("merge-path", "load-balance")
 
 _LATTICE = "#BBBBBB"
+
+
+def merge_grid(na: int, nb: int, extra_height: float, margin: float, side_width: float):
+    """A figure for a merge grid of A (na keys, across) and B (nb keys, down): the grid's axes, with the lattice of
+    the (i, j) points drawn, and a side axes of relative width side_width for the legend; returns (fig, ax, side)."""
+    fig = style.new_figure(19.0, 0.62 * nb + extra_height)
+    grid = fig.add_gridspec(1, 2, width_ratios=[na + margin, side_width])
+    ax = fig.add_subplot(grid[0, 0])
+    side = fig.add_subplot(grid[0, 1])
+    for i in range(na + 1):
+        for j in range(nb + 1):
+            ax.plot(i, j, marker="o", markersize=3.5, color=_LATTICE, zorder=1)
+    return fig, ax, side
 _TILE_LINE = "#444444"
 _THREAD_LINE = "#888888"
 
@@ -77,14 +90,7 @@ def _merge_path(document: dict, title: str, sub: str):
         for key in ("first", "last", "a_begin", "b_begin"):
             _field(cut, key, "a tile or thread of merge_path")
     na, nb = len(a), len(b)
-    fig = style.new_figure(19.0, 0.62 * nb + 5.0)
-    grid = fig.add_gridspec(1, 2, width_ratios=[na + 2.5, 9.5])
-    ax = fig.add_subplot(grid[0, 0])
-    side = fig.add_subplot(grid[0, 1])
-
-    for i in range(na + 1):
-        for j in range(nb + 1):
-            ax.plot(i, j, marker="o", markersize=3.5, color=_LATTICE, zorder=1)
+    fig, ax, side = merge_grid(na, nb, 5.0, 2.5, 9.5)
     # Cross diagonals i + j = d, inside the grid: the tiles' solid, the threads' dashed.
     tile_starts = {cut["first"] for cut in tiles}
     for cut in threads:

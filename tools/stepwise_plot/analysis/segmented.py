@@ -28,12 +28,11 @@ from matplotlib.patches import Rectangle
 
 from .. import style
 from ..report import ReportError
-from . import load_balance, register, require
+from . import load_balance, merge, register, require
 
 KIND = "segmented"
 FIGURES = ("segment-lanes", "setop-path")
 _IDLE = "#E6E6E6"
-_LATTICE = "#BBBBBB"
 _MERGE_LINE = "#999999"
 _WARP_GAP = 0.35   # between two warps or blocks of a panel, in cells
 _HEADER = 2.6      # a panel's two header lines, in cells
@@ -288,13 +287,7 @@ def _setop_path(document: dict, title: str, sub: str):
             _field(piece, key, "a piece of setop_path")
     if not pieces or pieces[-1]["cut"] != [na, nb]:
         raise ReportError(f"setop_path: the last piece does not end at ({na}, {nb})")
-    fig = style.new_figure(19.0, 0.62 * nb + 5.6)
-    grid = fig.add_gridspec(1, 2, width_ratios=[na + 3.0, 10.0])
-    ax = fig.add_subplot(grid[0, 0])
-    side = fig.add_subplot(grid[0, 1])
-    for i in range(na + 1):
-        for j in range(nb + 1):
-            ax.plot(i, j, marker="o", markersize=3.5, color=_LATTICE, zorder=1)
+    fig, ax, side = merge.merge_grid(na, nb, 5.6, 3.0, 10.0)
     # Equal keys: the cells where A[i] = B[j], where Merge Path must not cut a pair.
     for i, x in enumerate(a):
         for j, y in enumerate(b):
