@@ -107,6 +107,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="chapter_11_multigpu --size-sweep --format json runs, one per --gpus")
     _common(busbw, single=False)
 
+    scaling_g = commands.add_parser("gpu-scaling", help="speedup of chapter 11's scan or sort stages over the library "
+                                    "on one GPU against the GPU count")
+    scaling_g.add_argument("reports", nargs="+", metavar="REPORT.json",
+                           help="chapter_11_multigpu --problem scan|sort --format json runs of one n, one per --gpus")
+    _common(scaling_g, single=False)
+
     analysis = commands.add_parser("analysis", help="a diagram from a chapter's --analyze --format json output")
     analysis.add_argument("report", metavar="ANALYSIS.json", help="a chapter's --analyze --format json output")
     analysis.add_argument("--figure", metavar="NAME",
@@ -151,6 +157,11 @@ def _figure(args: argparse.Namespace):
 
         teams = busbw.read_teams(args.reports)
         return busbw.draw(teams, args.title, args.subtitle), busbw.default_title(teams)
+    if args.command == "gpu-scaling":
+        from . import gpu_scaling
+
+        runs = gpu_scaling.read_runs(args.reports)
+        return gpu_scaling.draw(runs, args.title, args.subtitle), gpu_scaling.default_title(runs)
     if args.command == "surface":
         from . import surface
         from .report import read_json
