@@ -39,6 +39,17 @@ def merge_grid(na: int, nb: int, extra_height: float, margin: float, side_width:
         for j in range(nb + 1):
             ax.plot(i, j, marker="o", markersize=3.5, color=_LATTICE, zorder=1)
     return fig, ax, side
+
+
+def frame_merge_grid(ax, side, na: int, nb: int) -> None:
+    """Once the grid of merge_grid is drawn: its limits (the key labels to the left and above, B down), equal scales,
+    no axes; the side axes without axes, 0..1 across."""
+    ax.set_xlim(-2.0, na + 0.8)
+    ax.set_ylim(nb + 0.6, -1.6)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    side.axis("off")
+    side.set_xlim(0, 1)
 _TILE_LINE = "#444444"
 _THREAD_LINE = "#888888"
 
@@ -123,13 +134,7 @@ def _merge_path(document: dict, title: str, sub: str):
         ax.text(x[0] + 0.25 * (x[1] - x[0]), y[0] + 0.25 * (y[1] - y[0]), f"tile {cut['tile']} starts",
                 ha="center", va="center", fontsize=12, color=_TILE_LINE, rotation=45, rotation_mode="anchor",
                 bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.5}, zorder=3.5)
-    ax.set_xlim(-2.0, na + 0.8)
-    ax.set_ylim(nb + 0.6, -1.6)
-    ax.set_aspect("equal")
-    ax.axis("off")
-
-    side.axis("off")
-    side.set_xlim(0, 1)
+    frame_merge_grid(ax, side, na, nb)
     side.set_ylim(len(threads) + 1.5, -0.5)
     side.text(0.0, -0.2, "thread (tile): cross point → A range, B range → its outputs", fontsize=12.5,
               fontweight="bold", va="center")

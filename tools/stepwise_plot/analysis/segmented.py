@@ -319,13 +319,7 @@ def _setop_path(document: dict, title: str, sub: str):
     for k, key in enumerate(b):
         ax.text(-0.45, k + 0.5, str(key), ha="right", va="center", fontsize=15, fontweight="bold")
         ax.text(-1.25, k + 0.5, f"B{k}", ha="right", va="center", fontsize=11, color=style.MUTED)
-    ax.set_xlim(-2.0, na + 0.8)
-    ax.set_ylim(nb + 0.6, -1.6)
-    ax.set_aspect("equal")
-    ax.axis("off")
-
-    side.axis("off")
-    side.set_xlim(0, 1)
+    merge.frame_merge_grid(ax, side, na, nb)
     rows = 2 * len(pieces) + 3
     side.set_ylim(rows, -0.5)
     side.text(0.0, -0.2, f"piece: its A and B ranges → what set_{op} keeps", fontsize=12.5, fontweight="bold",
