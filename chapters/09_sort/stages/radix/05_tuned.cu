@@ -46,15 +46,16 @@
 //   4 bytes or 256 x 16 of 8 bytes the runs are three or two times as long, the per-tile costs
 //   (ticket, look-back, barriers) are paid for more keys, and there are fewer statuses to clear
 //   and walk. Each key size has its own tile, one of --sweep's.
-// - Three blocks per SM. Given room for two blocks (the variant row), the compiler takes 64
+// - Three blocks per SM for keys, two for pairs. Given room for two blocks, the compiler takes 64
 //   registers a thread for the default tile of 4-byte keys (80 with values), so two blocks fit
 //   an SM. A tile spends much of its time waiting: on its loads, on barriers, on the look-back
-//   of its predecessors. __launch_bounds__ asks for three blocks, 56 registers a thread, a half
-//   more warps to cover those waits; the variant row weighs the two. At 56 registers the
-//   keys-only kernels of the default tile and of 384 x 19 (cub::DeviceRadixSort's tile on
-//   sm_90, one of --sweep's) spill nothing (`cuobjdump -res-usage` on the object shows
-//   STACK:0); the default tile of 4-byte keys with values spills one register (8 bytes a
-//   thread, two stores and two loads a tile). The second sweep reads
+//   of its predecessors. For keys alone __launch_bounds__ asks for three blocks, 56 registers a
+//   thread, a half more warps to cover those waits. At 56 registers the keys-only kernels of the
+//   default tile and of 384 x 19 (cub::DeviceRadixSort's tile on sm_90, one of --sweep's) spill
+//   nothing (`cuobjdump -res-usage` on the object shows STACK:0). With values the squeeze costs
+//   more than the warps give (one register spilled and more instructions a key): on an H100 2^26
+//   uint32 pairs took 2.47 ms at two blocks against 2.65 at three, 2^26 uint64 pairs 7.01 against
+//   7.61. The variant row swaps the two counts, so that it weighs them for either sort. The second sweep reads
 //   each key's digit through an empty asm statement, so that the compiler recomputes it rather
 //   than keeping the counting sweep's sixteen counter addresses in registers across the
 //   barriers (at 384 x 19 those spilled 144 bytes). Sorts of keys and of pairs run different
@@ -138,13 +139,14 @@ template <int NT, int VT, class K>
 constexpr bool kFits = sizeof(TunedStorage<NT, VT, K>) <= kStaticSharedBytes;
 
 /// Blocks per SM that tuned_pass asks the compiler to fit, through __launch_bounds__'s second
-/// argument. For tiles of up to 19 keys a thread: three (kOccupancy), a budget of 65536 / (3 x NT)
-/// registers a thread, 56 at 384 threads and 85 at 256; or two (the variant), the compiler's own
-/// choice for the default tiles. Larger tiles need more registers: one.
-template <int NT, int VT, bool kOccupancy>
-constexpr int kPassBlocks = VT > 19      ? 1
-                            : kOccupancy ? 3
-                                         : 2;
+/// argument. For tiles of up to 19 keys a thread (kOccupancy): three for keys alone, a budget of
+/// 65536 / (3 x NT) registers a thread, 56 at 384 threads and 85 at 256; two for keys with values,
+/// the compiler's own choice for the default tiles. The variant row (!kOccupancy) swaps the two.
+/// Larger tiles need more registers: one.
+template <int NT, int VT, bool kOccupancy, bool kPairs>
+constexpr int kPassBlocks = VT > 19                ? 1
+                            : kOccupancy != kPairs ? 3
+                                                   : 2;
 
 /// One digit pass. kEarly: publish the tile's counts as soon as they are known (else once every
 /// key knows its place in the tile, as stage 4). R: how the tile counts and ranks its keys, P:
@@ -152,7 +154,7 @@ constexpr int kPassBlocks = VT > 19      ? 1
 /// kPairs: move values too (a kernel of its own, so that the
 /// keys-only kernel does not hold the keys' places in registers after the keys are written).
 template <int NT, int VT, class K, bool kEarly, Ranking R, Peers P, bool kOccupancy, bool kPairs>
-__global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy>))
+__global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy, kPairs>))
     tuned_pass(const K* __restrict__ keys_in, const Value* __restrict__ values_in, K* __restrict__ keys_out,
                Value* __restrict__ values_out, std::size_t n, int shift,
                const unsigned long long* __restrict__ digit_starts, unsigned* ticket_counter,
@@ -504,7 +506,7 @@ SortStage<K> radix_tuned() {
   stage.name = "tuned";
   stage.lesson =
       "counts published before the look-back, each warp counts its own slice then ranks it with eight PTX votes "
-      "a key and no barrier, bigger tiles, three blocks per SM, a wider "
+      "a key and no barrier, bigger tiles, three blocks per SM for keys (two for pairs), a wider "
       "histogram kernel";
   stage.shape = default_shape<K>();
   stage.sweep = tile_shapes<K>();
@@ -530,7 +532,9 @@ SortStage<K> radix_tuned() {
       variant_of(stage, "warp ranking", "stage 4's ranking: block-striped rounds of NT keys, four barriers per round",
                  launch<K, true, Ranking::rounds, kVotes, true, false, false>),
       variant_of(stage, "tile", "stage 4's tile, 256 x 8 keys", launch<K, true, kFirst, kVotes, true, false, true>),
-      variant_of(stage, "occupancy", "registers left to the compiler: two blocks of the default tile per SM, not three",
+      variant_of(stage, "occupancy",
+                 "the other blocks per SM: keys alone two (registers left to the compiler), not three; keys with "
+                 "values three (56 registers a thread), not two",
                  launch<K, true, kFirst, kVotes, false, false, false>),
       variant_of(stage, "histogram", "stage 4's histogram kernel: one key per load, one shared histogram per block",
                  launch<K, true, kFirst, kVotes, true, true, false>),
