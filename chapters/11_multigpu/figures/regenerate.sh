@@ -4,14 +4,14 @@
 #   chapters/11_multigpu/figures/regenerate.sh plot [report-dir] [bin-dir]             anywhere with matplotlib
 # The gpu parts, all by default: tests (the GPU tests, then compute-sanitizer memcheck on every problem on one GPU and,
 # where there are two, on two, at small sizes), sweeps (the all-reduce's size sweep, 8 B to 1 GiB per GPU, float32, on
-# --gpus 1, 2 and every visible GPU: allreduce-sweep-gG), tables (scan and sort on every visible GPU at n = 2^26 and
-# 2^28 in all: scan-2e26, sort-2e28, ...), scaling (at n = 2^28 on 1, 2 and every visible GPU: the int32 scan,
-# scan-int32-2e28-gG, and the sort on fewer GPUs than all, sort-2e28-gG; sort-2e28 is the sort on all of them).
+# --gpus 1, 2 and every visible GPU: allreduce-sweep-gG), tables (the int32 scan and the sort on every visible GPU at
+# n = 2^26 in all: scan-int32-2e26-gG, sort-2e26-gG), scaling (at n = 2^28 and 2^30 on 1, 2 and every visible GPU:
+# scan-int32-2e28-gG, sort-2e30-gG, ...).
 # bin-dir defaults to build/bin, report-dir to build/reports/11 (neither is committed; the lecture's JSON reports are
 # copied into chapters/11_multigpu/results). The gpu mode prints a summary last: each step's exit code and seconds; the
 # full outputs are in report-dir. plot draws the busbw-vs-size figure from the sweeps of the gpu mode's reports (or,
 # with neither a report-dir nor build/reports/11, from chapters/11_multigpu/results), and the gpu-scaling figures of
-# the scan (scan-int32-2e28-gG) and the sort (sort-2e28-gG and sort-2e28), and says which reports it did not find. It
+# the scan (scan-int32-2e28-gG) and the sort (sort-2e28-gG), and says which reports it did not find. It
 # also draws the --analyze diagrams (the ring's steps, the sample sort's exchange, on 4 GPUs) from bin-dir's
 # chapter_11_multigpu (default build/bin; no GPU needed).
 set -uo pipefail
@@ -60,26 +60,26 @@ case "$mode" in
       done
     fi
 
-    # 3. Scan and sort on every visible GPU.
+    # 3. The int32 scan and the sort at 2^26 on every visible GPU.
     if wants tables; then
-      for problem in scan sort; do
-        for e in 26 28; do
-          step "$problem-2e$e" "$multigpu" --problem "$problem" --gpus "$gpus" --n "2^$e" --format markdown \
-            --output "$reports/$problem-2e$e.md" --json "$reports/$problem-2e$e.json"
-        done
-      done
+      step "scan-int32-2e26-g$gpus" "$multigpu" --problem scan --type int32 --n 2^26 --gpus "$gpus" --reps 10 \
+        --warmup 2 --format markdown --output "$reports/scan-int32-2e26-g$gpus.md" \
+        --json "$reports/scan-int32-2e26-g$gpus.json"
+      step "sort-2e26-g$gpus" "$multigpu" --problem sort --n 2^26 --gpus "$gpus" --reps 5 --warmup 1 \
+        --format markdown --output "$reports/sort-2e26-g$gpus.md" --json "$reports/sort-2e26-g$gpus.json"
     fi
 
-    # 4. The scan (int32) and the sort at 2^28 on 1, 2, ... GPUs: the gpu-scaling figures (the tables' sort-2e28 is
-    # the sort on every GPU).
+    # 4. The int32 scan and the sort at 2^28 and 2^30 on 1, 2, ... GPUs: the tables' other rows and (2^28) the
+    # gpu-scaling figures.
     if wants scaling; then
-      for team in "${teams[@]}"; do
-        step "scan-int32-2e28-g$team" "$multigpu" --problem scan --type int32 --n 2^28 --gpus "$team" --reps 10 \
-          --warmup 2 --format markdown --output "$reports/scan-int32-2e28-g$team.md" \
-          --json "$reports/scan-int32-2e28-g$team.json"
-        [ "$team" -lt "$gpus" ] && step "sort-2e28-g$team" "$multigpu" --problem sort --n 2^28 --gpus "$team" \
-          --reps 5 --warmup 1 --format markdown --output "$reports/sort-2e28-g$team.md" \
-          --json "$reports/sort-2e28-g$team.json"
+      for e in 28 30; do
+        for team in "${teams[@]}"; do
+          step "scan-int32-2e$e-g$team" "$multigpu" --problem scan --type int32 --n "2^$e" --gpus "$team" --reps 10 \
+            --warmup 2 --format markdown --output "$reports/scan-int32-2e$e-g$team.md" \
+            --json "$reports/scan-int32-2e$e-g$team.json"
+          step "sort-2e$e-g$team" "$multigpu" --problem sort --n "2^$e" --gpus "$team" --reps 5 --warmup 1 \
+            --format markdown --output "$reports/sort-2e$e-g$team.md" --json "$reports/sort-2e$e-g$team.json"
+        done
       done
     fi
     steps_end
@@ -97,24 +97,12 @@ case "$mode" in
     else
       tools/plot busbw-vs-size "${sweeps[@]}" -o "$figures/11_busbw_vs_size.svg" || exit $?
     fi
-    for table in scan-2e26 scan-2e28 sort-2e26 sort-2e28; do
-      [ -f "$reports/$table.json" ] || echo "plot: no $reports/$table.json (a table of the lecture, no figure)" >&2
-    done
-    # The scan and the sort against the GPU count: one report per G at 2^28 (sort-2e28 is the sort on every GPU).
-    # The committed reports carry no host name; results/README.md says which host ran each: the sort's G = 2 report
-    # comes from the two-H200 host, the others from the four-H200 host, and the subtitle says so.
-    sort_subtitle=()
-    if [ "$(realpath "$reports")" = "$(realpath chapters/11_multigpu/results)" ]; then
-      hosts='NVIDIA H200 (G = 1, 4: one host; G = 2: another)'
-      sort_subtitle=(--subtitle "$hosts  ·  uint32  ·  n = \$2^{28}\$  ·  2026-11-26")
-    fi
+    # The scan and the sort against the GPU count: one report per G at 2^28.
     for figure in scan sort; do
       if [ "$figure" = scan ]; then
         runs=("$reports"/scan-int32-2e28-g*.json)
-        extra=()
       else
-        runs=("$reports"/sort-2e28-g*.json "$reports"/sort-2e28.json)
-        extra=("${sort_subtitle[@]}")
+        runs=("$reports"/sort-2e28-g*.json)
       fi
       found=()
       for path in "${runs[@]}"; do
@@ -124,7 +112,7 @@ case "$mode" in
         echo "plot: fewer than two of ${runs[*]}: 11_${figure}_scaling.svg not drawn" \
           "(chapters/11_multigpu/figures/regenerate.sh gpu measures them)" >&2
       else
-        tools/plot gpu-scaling "${found[@]}" "${extra[@]}" -o "$figures/11_${figure}_scaling.svg" || exit $?
+        tools/plot gpu-scaling "${found[@]}" -o "$figures/11_${figure}_scaling.svg" || exit $?
       fi
     done
     multigpu="${3:-build/bin}/chapter_11_multigpu"

@@ -18,9 +18,9 @@
 // stage 1's 5.08, but 2^30 keys 16.04 ms against 15.91, because the partition phase took 2.9 ms
 // there, about twice the merge, which reads and writes as much. The partition stages its tile in
 // shared memory by bucket, so that each bucket's run leaves with consecutive threads on
-// consecutive places. On two H100s at 2^30 keys (one machine, stage 2 alone) the phase took 3.04
-// ms with this kernel at 256 x 16 keys, 3.12 ms with the earlier one (256 x 8, each warp writing
-// its own runs), 2.82 ms with this one at 256 x 8. Tried and removed, on another pair of H100s
+// consecutive places. On two H100s at 2^30 keys (one machine, stage 2 alone) the phase took 2.82
+// ms with this kernel at 256 x 8 keys, 3.04 ms at 256 x 16, 3.12 ms with the earlier one (256 x 8,
+// each warp writing its own runs). Tried and removed, on another pair of H100s
 // where the earlier kernel took 3.10 ms: a claim per warp instead of per block (5.90 ms: eight
 // times the atomics on one line) and a resident grid that loops over tiles (3.51 ms); on two
 // H200s, a claim per 16,384 keys with a second sweep (3.41 ms against 2.95). The buckets of stage
@@ -46,7 +46,7 @@ enum Phase { kSamples, kPartition, kCountMatrix, kExchange, kReceivedSort, kMerg
 
 /// The partition's tile: NT threads, VT keys each.
 constexpr int kPartitionThreads = 256;
-constexpr int kPartitionItems = 16;
+constexpr int kPartitionItems = 8;
 /// A key's slot in partition_into_buckets when it lies past the end of the part.
 constexpr unsigned kNoSlot = ~0u;
 /// Threads of the small sample kernels.
