@@ -27,6 +27,12 @@ std::string side(const std::string& name, double ms, double bytes) {
 
 }  // namespace
 
+std::string size_range(const std::vector<std::size_t>& sizes) {
+  if (sizes.size() == 1) return "n = " + format_count(sizes.front());
+  return std::to_string(sizes.size()) + " sizes, n = " + format_count(sizes.front()) + " to " +
+         format_count(sizes.back());
+}
+
 void report_check(const std::string& exercise, const std::string& check, const Tally& tally) {
   std::cout << "exercise " << exercise << ", " << check << ": ";
   if (tally.runs == 0)

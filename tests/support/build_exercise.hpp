@@ -8,7 +8,9 @@
 /// then, as every GPU test, the grader exits with 77 without a GPU.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 #include "gpu_checks.hpp"
 #include "host/timing.hpp"
@@ -28,6 +30,10 @@ inline constexpr int kGateRounds = 3;
 /// `exercise 01-4, <check>: 32 runs: PASS` (or `3 of 32 runs failed: FAIL`), and fails the test
 /// case when nothing ran. @p check names what ran: the sizes, the shapes, the element type.
 void report_check(const std::string& exercise, const std::string& check, const Tally& tally);
+
+/// The sizes a check ran at, as its report line names them: `n = 2^26` for one size, else
+/// `7 sizes, n = 1 to 2^20+3` (the first and the last of @p sizes, which must not be empty).
+std::string size_range(const std::vector<std::size_t>& sizes);
 
 /// One side of the speed gate: what the report line calls it, and its work (every launch of the
 /// stage, on the given stream, on buffers it owns).

@@ -28,11 +28,6 @@ const std::string kExercise = "00-4";
 /// The gate's size: 256 MiB each way, far beyond any L2.
 constexpr std::size_t kGateN = std::size_t{1} << 26;
 
-std::string size_range(const std::vector<std::size_t>& sizes) {
-  return std::to_string(sizes.size()) + " sizes, n = " + format_count(sizes.front()) + " to " +
-         format_count(sizes.back());
-}
-
 }  // namespace
 
 void stepwise::testing::require_student_stage() { exercises::exercise_00_4_stage(); }

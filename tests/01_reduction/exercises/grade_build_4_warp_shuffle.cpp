@@ -28,11 +28,6 @@ const std::string kExercise = "01-4";
 /// The gate's size: the chapter's default, 256 MiB of int32, far beyond any L2.
 constexpr std::size_t kGateN = std::size_t{1} << 26;
 
-std::string size_range(const std::vector<std::size_t>& sizes) {
-  return std::to_string(sizes.size()) + " sizes, n = " + format_count(sizes.front()) + " to " +
-         format_count(sizes.back());
-}
-
 template <class T>
 std::string type_name() {
   return std::is_same_v<T, float> ? "float32" : "int32";

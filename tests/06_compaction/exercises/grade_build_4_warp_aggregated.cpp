@@ -31,12 +31,6 @@ const std::string kExercise = "06-4";
 /// The gate's size: the chapter's default, 2^26 int32 keys (256 MiB), far beyond any L2.
 constexpr std::size_t kGateN = std::size_t{1} << 26;
 
-std::string size_range(const std::vector<std::size_t>& sizes) {
-  if (sizes.size() == 1) return "n = " + format_count(sizes.front());
-  return std::to_string(sizes.size()) + " sizes, n = " + format_count(sizes.front()) + " to " +
-         format_count(sizes.back());
-}
-
 template <class K>
 std::string type_name() {
   return std::is_same_v<K, float> ? "float32" : "int32";

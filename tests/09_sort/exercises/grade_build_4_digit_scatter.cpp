@@ -39,12 +39,6 @@ std::string type_name() {
   return "uint32";
 }
 
-std::string size_range(const std::vector<std::size_t>& sizes) {
-  if (sizes.size() == 1) return "n = " + format_count(sizes.front());
-  return std::to_string(sizes.size()) + " sizes, n = " + format_count(sizes.front()) + " to " +
-         format_count(sizes.back());
-}
-
 /// The student's stage, alone.
 template <class K>
 std::vector<SortStage<K>> yours() {
