@@ -26,6 +26,7 @@
 #include "host/sizes.hpp"
 #include "host/verify.hpp"
 #include "measure.hpp"
+#include "model.hpp"
 #include "nccl_check.hpp"
 #include "sample_sort.hpp"
 #include "scan.hpp"
@@ -429,6 +430,27 @@ int run_sort(Session& session, const Plan& plan, std::size_t n, int gpus) {
   return exit_code;
 }
 
+namespace {
+
+/// Each phase of the scan or the sort with the most bytes any GPU sends or receives in it (the
+/// phase's busiest GPU, which the slowest-GPU timing waits for).
+std::vector<PhaseBytes> busiest_phases(const Plan& plan, std::size_t n, int gpus) {
+  const bool scan = plan.problem == ProblemKind::scan;
+  std::vector<PhaseBytes> busiest;
+  for (int g = 0; g < gpus; ++g) {
+    const std::vector<PhaseBytes> phases = scan ? scan_traffic(n, 4, gpus, g) : sort_traffic(n, gpus, plan.samples, g);
+    if (busiest.empty()) busiest.assign(phases.size(), PhaseBytes{});
+    for (std::size_t p = 0; p < phases.size(); ++p) {
+      busiest[p].phase = phases[p].phase;
+      busiest[p].sent = std::max(busiest[p].sent, phases[p].sent);
+      busiest[p].received = std::max(busiest[p].received, phases[p].received);
+    }
+  }
+  return busiest;
+}
+
+}  // namespace
+
 std::string analyze_distributed(const Plan& plan, std::size_t n, int gpus) {
   std::ostringstream out;
   const bool scan = plan.problem == ProblemKind::scan;
@@ -460,6 +482,15 @@ std::string analyze_distributed(const Plan& plan, std::size_t n, int gpus) {
   if (!scan)
     out << "the buckets' exchange depends on the keys: the counts above are for keys spread evenly; a GPU may "
            "receive up to all n keys, and each keeps room for them\n";
+  out << "model: a phase takes alpha + max(sent, received) / beta on the busiest GPU, alpha = "
+      << format_fixed(plan.alpha_us, 2) << " us, beta = " << format_fixed(plan.beta_gbps, 1)
+      << " GB/s (--alpha-us, --beta-gbps: inputs, not measured)\n";
+  out << "  phase                          predicted (us)\n";
+  for (const PhaseBytes& phase : busiest_phases(plan, n, gpus)) {
+    const TrafficCount count{static_cast<double>(phase.sent), static_cast<double>(phase.received), 1};
+    out << "  " << std::left << std::setw(28) << phase.phase << std::right << std::setw(17)
+        << format_fixed(predicted_seconds(count, plan.alpha_us * 1e-6, plan.beta_gbps * 1e9) * 1e6, 2) << "\n";
+  }
   return out.str();
 }
 

@@ -21,6 +21,7 @@
 #include "analysis.hpp"
 #include "chapter.hpp"
 #include "cli_checks.hpp"
+#include "host/report.hpp"
 #include "model.hpp"
 #include "ring.hpp"
 #include "sweep_report.hpp"
@@ -335,6 +336,37 @@ TEST_CASE("--analyze: each row's traffic and steps for --gpus, no GPU needed") {
   CHECK(*sweep.code == 0);
   CHECK(sweep.out.find("the model of 2 GPUs") != std::string::npos);
   CHECK(sweep.out.find("1 GiB") != std::string::npos);
+}
+
+TEST_CASE(
+    "--analyze --problem sort|scan: each phase's alpha-beta time on its busiest GPU, from --alpha-us and --beta-gbps") {
+  const auto predicted_line = [](const std::string& out, const std::string& phase) {
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);)
+      if (line.rfind("  " + phase + " ", 0) == 0 && line.find("GPU") == std::string::npos) return line;
+    return std::string();
+  };
+  for (int gpus : {1, 2, 4, 8}) {
+    CAPTURE(gpus);
+    const testing::ParseOutcome sort = run({"--analyze", "--problem", "sort", "--gpus", std::to_string(gpus), "--n",
+                                            "2^30", "--alpha-us", "5", "--beta-gbps", "354"});
+    REQUIRE(sort.code);
+    CHECK(*sort.code == 0);
+    CHECK(sort.out.find("alpha = 5.00 us, beta = 354.0 GB/s") != std::string::npos);
+    // Keys spread evenly: each GPU sends (G - 1) / G of its 2^30 / G keys of 4 bytes, and receives as much.
+    const double exchanged = 4.0 * (1u << 30) / gpus * (gpus - 1) / gpus;
+    const double microseconds = predicted_seconds(TrafficCount{exchanged, exchanged, 1}, 5e-6, 354e9) * 1e6;
+    const std::string line = predicted_line(sort.out, "bucket exchange (even keys)");
+    REQUIRE_FALSE(line.empty());
+    CHECK(line.find(" " + format_fixed(microseconds, 2)) != std::string::npos);
+    CHECK(microseconds == doctest::Approx(gpus == 1 ? 5.0 : 5.0 + exchanged / 354e3));
+  }
+  const testing::ParseOutcome scan = run({"--analyze", "--problem", "scan", "--gpus", "4", "--n", "2^30"});
+  REQUIRE(scan.code);
+  CHECK(*scan.code == 0);
+  const std::string line = predicted_line(scan.out, "totals all-gather");
+  REQUIRE_FALSE(line.empty());
+  CHECK(line.find(" 10.00") != std::string::npos);  // 12 bytes at the default 100 GB/s: alpha, to two decimals
 }
 
 TEST_CASE(
