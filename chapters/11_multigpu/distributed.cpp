@@ -359,7 +359,7 @@ void validate_distributed(Plan& plan, const CommonOptions& options) {
   if (options.warm_cache || options.flush != "read")
     throw UsageError("--flush and --warm-cache: this chapter never flushes L2");
   if (options.n < 1 || options.n > kMaxDistributedN)
-    throw UsageError("--n " + options.n_text + ": --problem " + problem + " takes 1 to 2^30 values in all");
+    throw UsageError("--n " + options.n_text + ": --problem " + problem + " takes 1 to 2^32 values in all");
   if (plan.problem == ProblemKind::scan && plan.samples != 0)
     throw UsageError("--samples " + std::to_string(plan.samples) + ": only with --problem sort");
   if (plan.problem == ProblemKind::scan && plan.keys != KeysOption::unset)

@@ -15,8 +15,10 @@
 
 namespace stepwise::multigpu {
 
-/// The largest n the scan and sort problems take (values in all, on every GPU together).
-inline constexpr std::uint64_t kMaxDistributedN = std::uint64_t{1} << 30;
+/// The largest n the scan and sort problems take (values in all, on every GPU together): the
+/// sort's samples pack a key's global position in 32 bits (kMaxSortKeys). Whether the GPUs and
+/// the host hold that many is checked apart, before any allocation.
+inline constexpr std::uint64_t kMaxDistributedN = kMaxSortKeys;
 
 /// The samples per GPU of the sort when --samples is not given.
 inline constexpr int kDefaultSamples = 64;

@@ -58,8 +58,12 @@ STEPWISE_HD inline std::size_t stratified_position(std::size_t count, std::size_
   return begin + static_cast<std::size_t>(mix64(i) % (end - begin));
 }
 
-/// The sample slot of a GPU whose part is empty (the AllGather moves s slots from every GPU): no
-/// (key, position) packs to it, since positions stay below kMaxSortKeys - 1, and it sorts last.
+/// The sample slot of a GPU whose part is empty (the AllGather moves s slots from every GPU); it
+/// sorts last. Only key 2^32 - 1 at position 2^32 - 1 packs to it: with n = 2^32 keys, the largest
+/// (key, position) of all, and a sample is never the largest of the keys it is drawn from when
+/// they number more than 2 s (sample_position: the middle of the last of s slices). With n = 2^32
+/// every part holds 2^29 keys or more and stage 2 draws 2^16 of them, so no sample is taken for
+/// kNoSample.
 inline constexpr std::uint64_t kNoSample = ~std::uint64_t{0};
 
 /// A sample, or a splitter: @p key above, its global position @p position (below 2^32) below.

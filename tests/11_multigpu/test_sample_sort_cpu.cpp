@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "parts.hpp"
 #include "sample_sort.hpp"
 #include "sort_plan.hpp"
 
@@ -89,6 +90,21 @@ TEST_CASE("a packed sample orders by key, then by global position") {
   CHECK(sample_key(pack_sample(0xfffffffeu, 123)) == 0xfffffffeu);
   CHECK(sample_global(pack_sample(7, kMaxSortKeys - 2)) == kMaxSortKeys - 2);
   CHECK(pack_sample(0xffffffffu, kMaxSortKeys - 2) < kNoSample);
+}
+
+TEST_CASE("at n = 2^32 no sample can be the largest (key, position), the one that packs to kNoSample") {
+  CHECK(pack_sample(0xffffffffu, kMaxSortKeys - 1) == kNoSample);
+  // A sample is the middle of the last of s slices: below the largest of more than 2 s keys, and
+  // the largest of 2 s or fewer can be taken (2 s keys, or two keys and 128 samples).
+  for (const int samples : {1, 64, kMaxSamples})
+    for (const std::size_t count :
+         {2 * static_cast<std::size_t>(samples) + 1, kLocalSamples, (kMaxSortKeys >> 3) + 1, kMaxSortKeys})
+      CHECK(sample_position(count, samples, samples - 1) < count - 1);
+  CHECK(sample_position(2, kMaxSamples, kMaxSamples - 1) == 1);
+  CHECK(sample_position(2 * kMaxSamples, kMaxSamples, kMaxSamples - 1) == 2 * kMaxSamples - 1);
+  // n = 2^32 on kMaxGpus GPUs: every part holds 2^29 keys, and stage 2 draws kLocalSamples of them.
+  for (int g = 0; g < kMaxGpus; ++g) CHECK(part_size(kMaxSortKeys, kMaxGpus, g) == (kMaxSortKeys >> 3));
+  CHECK(kLocalSamples > 2 * static_cast<std::size_t>(kMaxSamples));
 }
 
 TEST_CASE("the rank sort of the samples is a stable sort") {

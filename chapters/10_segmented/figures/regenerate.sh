@@ -2,19 +2,19 @@
 # Chapter 10's measurements and figures, from the repository root:
 #   chapters/10_segmented/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on a GPU
 #   chapters/10_segmented/figures/regenerate.sh plot [report-dir] [bin-dir]             anywhere with matplotlib
-# The gpu parts, all by default: tests (the GPU tests, then compute-sanitizer on every row of each problem, variant
-# rows included, at a small n), tables (the lecture's tables at n = 2^26, median of 5: segreduce int32 and segscan
-# int32 with --variants on each --segments distribution of the README, ones, uniform:32, zipf:1.5, empty:50 and huge;
-# rle int32 with --variants on ones, uniform:32 and huge; setop on every --op of interleaved sets, and union of
-# duplicates and skew), sweeps (--sweep of segreduce's stages 4 and 5 on uniform:32 and empty:50, of segscan's stage 2
-# and rle's stage 1 on uniform:32, of setop's stages 2 and 3 on the intersection of interleaved sets), ncu (each
-# segreduce kernel's time, DRAM bytes and warp efficiency on uniform:32 and huge at 2^24). bin-dir defaults to
-# build/bin, report-dir to build/reports/10 (neither is committed; the lecture's JSON reports are copied into
-# chapters/10_segmented/results). The gpu mode prints a summary last: each step's exit code and seconds; the full
-# outputs are in report-dir. plot draws a staircase per table from the gpu mode's reports (or, with neither a
-# report-dir nor build/reports/10, from chapters/10_segmented/results), and names each report it did not find; then
-# the --analyze diagrams (which lane adds which item, 10_segment_lanes.svg; the set operations' Balanced Path,
-# 10_setop_path.svg) from bin-dir's chapter_10_segmented (default build/bin; no GPU needed).
+# The gpu parts, all by default: tests (the GPU tests, then compute-sanitizer on every row of each problem, variant rows
+# included, at a small n), tables (the lecture's tables at n = 2^26, median of 5: segreduce int32 and segscan int32 with
+# --variants on each --segments distribution of the README, ones, uniform:32, zipf:1.5, empty:50 and huge; rle int32
+# with --variants on ones, uniform:32 and huge; setop on every --op of interleaved sets, and union of duplicates and
+# skew; segscan and rle at 2^24 and 2^28, stage and library alone), sweeps (--sweep of segreduce's stages 4 and 5 on
+# uniform:32 and empty:50, of segscan's stage 2 and rle's stage 1 on uniform:32 and huge, of setop's stages 2 and 3 on
+# the intersection of interleaved sets), ncu (each segreduce kernel's time, DRAM bytes and warp efficiency on uniform:32
+# and huge at 2^24). bin-dir defaults to build/bin, report-dir to build/reports/10 (neither is committed; the lecture's
+# JSON reports are copied into chapters/10_segmented/results). The gpu mode prints a summary last: each step's exit code
+# and seconds; the full outputs are in report-dir. plot draws a staircase per table from the gpu mode's reports (or,
+# with neither a report-dir nor build/reports/10, from chapters/10_segmented/results), and names each report it did not
+# find; then the --analyze diagrams (which lane adds which item, 10_segment_lanes.svg; the set operations' Balanced
+# Path, 10_setop_path.svg) from bin-dir's chapter_10_segmented (default build/bin; no GPU needed).
 set -uo pipefail
 usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir] [bin-dir]"
 mode=${1:?$usage}
@@ -71,6 +71,20 @@ case "$mode" in
       done
       table setop-union-duplicates --problem setop --op union --sets duplicates
       table setop-union-skew --problem setop --op union --sets skew
+      # The segmented scan's and run-length encoding's ratio tables at 2^24 and 2^28 (stage and library alone).
+      for size in 24 28; do
+        for problem in segscan rle; do
+          step "$problem-uniform-32-2p$size" "$segmented" --problem "$problem" --type int32 --segments uniform:32 \
+            --stage single-pass --stage lib --n "2^$size" --reps 5 --format markdown \
+            --output "$reports/$problem-uniform-32-2p$size.md" --json "$reports/$problem-uniform-32-2p$size.json"
+        done
+      done
+      for name in segscan-huge rle-ones; do
+        problem=${name%%-*}
+        step "$name-2p28" "$segmented" --problem "$problem" --type int32 --segments "${name#*-}" \
+          --stage single-pass --stage lib --n 2^28 --reps 5 --format markdown --output "$reports/$name-2p28.md" \
+          --json "$reports/$name-2p28.json"
+      done
     fi
 
     # 3. The launch shapes of the segmented reduce's stages 4 and 5 and of setop's stages 2 and 3.
@@ -81,10 +95,13 @@ case "$mode" in
           --output "$reports/sweep-segreduce-$(report_name "$segments").md" \
           --json "$reports/sweep-segreduce-$(report_name "$segments").json"
       done
-      step sweep-segscan "$segmented" --problem segscan --type int32 --segments uniform:32 --stage 2 --n 2^26 \
-        --sweep --reps 5 --format markdown --output "$reports/sweep-segscan.md" --json "$reports/sweep-segscan.json"
-      step sweep-rle "$segmented" --problem rle --type int32 --segments uniform:32 --stage 1 --n 2^26 --sweep \
-        --reps 5 --format markdown --output "$reports/sweep-rle.md" --json "$reports/sweep-rle.json"
+      for problem in segscan rle; do
+        for segments in uniform:32 huge; do
+          name="sweep-$problem-$(report_name "$segments")"
+          step "$name" "$segmented" --problem "$problem" --type int32 --segments "$segments" --stage single-pass \
+            --n 2^26 --sweep --reps 5 --format markdown --output "$reports/$name.md" --json "$reports/$name.json"
+        done
+      done
       step sweep-setop "$segmented" --problem setop --op intersection --sets interleaved --stage 2 --stage 3 \
         --n 2^26 --sweep --reps 5 --format markdown --output "$reports/sweep-setop.md" \
         --json "$reports/sweep-setop.json"

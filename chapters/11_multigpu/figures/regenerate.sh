@@ -2,11 +2,12 @@
 # Chapter 11's measurements and figures, from the repository root:
 #   chapters/11_multigpu/figures/regenerate.sh gpu  [bin-dir] [report-dir] [part...]   on one or more GPUs
 #   chapters/11_multigpu/figures/regenerate.sh plot [report-dir] [bin-dir]             anywhere with matplotlib
-# The gpu parts, all by default: tests (the GPU tests, then compute-sanitizer memcheck on every problem on one GPU and,
-# where there are two, on two, at small sizes), sweeps (the all-reduce's size sweep, 8 B to 1 GiB per GPU, float32, on
-# --gpus 1, 2 and every visible GPU: allreduce-sweep-gG), tables (the int32 scan and the sort on every visible GPU at
-# n = 2^26 in all: scan-int32-2e26-gG, sort-2e26-gG), scaling (at n = 2^28 and 2^30 on 1, 2 and every visible GPU:
-# scan-int32-2e28-gG, sort-2e30-gG, ...).
+# The gpu parts, all but huge by default: tests (the GPU tests, then compute-sanitizer memcheck on every problem on one
+# GPU and, where there are two, on two, at small sizes), sweeps (the all-reduce's size sweep, 8 B to 1 GiB per GPU,
+# float32, on --gpus 1, 2 and every visible GPU: allreduce-sweep-gG), tables (the int32 scan and the sort on every
+# visible GPU at n = 2^26 in all: scan-int32-2e26-gG, sort-2e26-gG), scaling (at n = 2^28 and 2^30 on 1, 2 and every
+# visible GPU: scan-int32-2e28-gG, sort-2e30-gG, ...), huge (at n = 2^32 on every visible GPU, where they hold it: over
+# 88 GiB on GPU 0 for the sort, so 141 GB H200s, not 80 GB H100s: scan-int32-2e32-gG, sort-2e32-gG).
 # bin-dir defaults to build/bin, report-dir to build/reports/11 (neither is committed; the lecture's JSON reports are
 # copied into chapters/11_multigpu/results). The gpu mode prints a summary last: each step's exit code and seconds; the
 # full outputs are in report-dir. plot draws the busbw-vs-size figure from the sweeps of the gpu mode's reports (or,
@@ -81,6 +82,15 @@ case "$mode" in
             --format markdown --output "$reports/sort-2e$e-g$team.md" --json "$reports/sort-2e$e-g$team.json"
         done
       done
+    fi
+
+    # 5. The int32 scan and the sort at 2^32 in all on every visible GPU (run by naming the part: not in the default).
+    if wants huge; then
+      step "scan-int32-2e32-g$gpus" "$multigpu" --problem scan --type int32 --n 2^32 --gpus "$gpus" --reps 5 \
+        --warmup 1 --format markdown --output "$reports/scan-int32-2e32-g$gpus.md" \
+        --json "$reports/scan-int32-2e32-g$gpus.json"
+      step "sort-2e32-g$gpus" "$multigpu" --problem sort --n 2^32 --gpus "$gpus" --reps 3 --warmup 1 \
+        --format markdown --output "$reports/sort-2e32-g$gpus.md" --json "$reports/sort-2e32-g$gpus.json"
     fi
     steps_end
     ;;

@@ -22,8 +22,9 @@
 // The rest is what made chapter 06's compaction fast. The heads are staged in shared memory in
 // run order (a key and a position each), so that the keys and lengths go out with consecutive
 // threads on consecutive addresses, where each head stored from its own thread scatters its
-// writes over a warp's whole slice. The tile is large (128 x 15 by default; --sweep tries 128 and
-// 256 threads by 7 to 28 keys): fewer tiles, fewer look-backs. And the look-back warps sleep 1245
+// writes over a warp's whole slice. The tile is large (256 x 19 for 4-byte keys, 128 x 19 for 8-byte
+// keys, whose 256 x 19 tile does not fit; --sweep tries 128 and 256 threads by 7 to 28 keys): fewer
+// tiles, fewer look-backs. And the look-back warps sleep 1245
 // ns (chapter 02's delay) before their first poll, so that the predecessors have mostly
 // published by then.
 // Variant rows (--variants; `1 - change` is this stage with that one change undone) measure each.
@@ -46,9 +47,10 @@
 namespace stepwise::segmented {
 namespace {
 
-/// The default tile, and the tile it replaced.
-constexpr int kThreads = 128;
-constexpr int kItems = 15;
+/// The default tile (kThreads, or kWideThreads where that does not fit T), and the tile it replaced.
+constexpr int kThreads = 256;
+constexpr int kWideThreads = 128;
+constexpr int kItems = 19;
 constexpr int kFirstThreads = 128;
 constexpr int kFirstItems = 7;
 /// The smallest tile compiled: it sizes the statuses in the workspace.
@@ -98,9 +100,10 @@ struct AllChanges {
   static constexpr bool staged_stores = true;   ///< heads staged in shared memory, stored coalesced
   static constexpr unsigned first_poll_ns = kFirstPollNs;
 };
-/// A variant row runs at the default tile only, and compiles no other.
+/// A variant row runs at the default tile only, and compiles no other (either thread count: the
+/// default for T is the one that fits).
 struct Variant : AllChanges {
-  using Threads = IntList<kThreads>;
+  using Threads = IntList<kWideThreads, kThreads>;
   using Items = IntList<kItems>;
 };
 /// `1 - direct lengths`: each run's start written, a second kernel turns the starts into lengths.
@@ -115,7 +118,7 @@ struct WithoutStagedStores : Variant {
 struct WithoutFirstPoll : Variant {
   static constexpr unsigned first_poll_ns = 0;
 };
-/// `1 - tile 128x15`: the 128 x 7 tile it replaced.
+/// `1 - large tile`: the 128 x 7 tile it replaced.
 struct WithFirstTile : AllChanges {
   using Threads = IntList<kFirstThreads>;
   using Items = IntList<kFirstItems>;
@@ -301,7 +304,7 @@ RleStage<T> rle_single_pass() {
   stage.name = "single-pass";
   stage.lesson =
       "compaction of the run heads in one pass with decoupled look-back, each length written at the next head";
-  stage.shape = {kThreads, kItems};
+  stage.shape = {fits<T>(kThreads, kItems) ? kThreads : kWideThreads, kItems};
   stage.sweep = compiled_sweep<T>();
   stage.launch = launch<T>;
   stage.traits.plan = plan;
@@ -312,7 +315,7 @@ RleStage<T> rle_single_pass() {
                  launch<T, WithoutStagedStores>),
       variant_of(stage, "first poll", "the look-backs poll as soon as the aggregates are published",
                  launch<T, WithoutFirstPoll>),
-      variant_of(stage, "tile 128x15", "the 128 x 7 tile", launch<T, WithFirstTile>),
+      variant_of(stage, "large tile", "the 128 x 7 tile", launch<T, WithFirstTile>),
   };
   stage.variants.back().shape = {kFirstThreads, kFirstItems};
   return stage;

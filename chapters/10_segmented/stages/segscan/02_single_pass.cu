@@ -16,7 +16,7 @@
 //
 // What makes it run at a copy's speed is what made chapter 02's single pass do so: the look-back is
 // a fixed cost per tile, and three changes shrink it.
-//   - A large tile (128 x 15 by default; --sweep tries 128 and 256 threads by 7 to 28 items): fewer
+//   - A large tile (128 x 19 by default; --sweep tries 128 and 256 threads by 7 to 28 items): fewer
 //     tiles, so fewer look-backs, each spread over more items. With 4-byte values the keys are
 //     transposed through the values' buffer (a warp's slice of either is the same bytes, and each
 //     warp is done with one before it starts the other), so the large tile still fits many blocks
@@ -50,7 +50,7 @@ namespace {
 
 /// The default tile, and the tile it replaced.
 constexpr int kThreads = 128;
-constexpr int kItems = 15;
+constexpr int kItems = 19;
 constexpr int kFirstThreads = 128;
 constexpr int kFirstItems = 7;
 /// The smallest tile compiled: it sizes the statuses in the workspace.
@@ -95,7 +95,7 @@ struct WithoutPackedStatus : Variant {
 struct WithoutFirstPoll : Variant {
   static constexpr unsigned first_poll_ns = 0;
 };
-/// `2 - tile 128x15`: the 128 x 7 tile it replaced.
+/// `2 - large tile`: the 128 x 7 tile it replaced.
 struct WithFirstTile : AllChanges {
   using Threads = IntList<kFirstThreads>;
   using Items = IntList<kFirstItems>;
@@ -228,7 +228,7 @@ SegScanStage<T> segscan_single_pass() {
                  launch<T, WithoutPackedStatus>),
       variant_of(stage, "first poll", "the look-back polls as soon as the aggregate is published",
                  launch<T, WithoutFirstPoll>),
-      variant_of(stage, "tile 128x15", "the 128 x 7 tile", launch<T, WithFirstTile>),
+      variant_of(stage, "large tile", "the 128 x 7 tile", launch<T, WithFirstTile>),
   };
   stage.variants.back().shape = {kFirstThreads, kFirstItems};
   return stage;
