@@ -254,7 +254,8 @@ struct Run {
 };
 
 /// The rows the summary compares: the fastest kernel row that passed, and the first library
-/// row that passed (either may be absent).
+/// row that passed and computes the whole problem (no `"matches_library": false`); either may be
+/// absent.
 struct Picked {
   const nlohmann::json* best = nullptr;
   const nlohmann::json* library = nullptr;
@@ -267,7 +268,7 @@ Picked pick(const nlohmann::json& report) {
     if (row["kind"] == "kernel" &&
         (!picked.best || row["median_ms"].get<double>() < (*picked.best)["median_ms"].get<double>()))
       picked.best = &row;
-    if (row["kind"] == "library" && !picked.library) picked.library = &row;
+    if (row["kind"] == "library" && !picked.library && row.value("matches_library", true)) picked.library = &row;
   }
   return picked;
 }

@@ -123,7 +123,9 @@ struct StageInfo {
   std::string variant;
   /// Whether this row computes what the chapter's library rows compute (the same output with the
   /// same guarantees). The size sweep compares the library with the fastest such row; a row that
-  /// does less (a compaction that does not keep the input order) says false.
+  /// does less (a compaction that does not keep the input order) says false. A library row that
+  /// does less than the problem asks (cub::DeviceSelect::Unique beside run-length encoding: no
+  /// lengths) says false too, and the size sweep and the tour's summary do not compare with it.
   bool matches_library = true;
 };
 

@@ -525,7 +525,7 @@ TEST_CASE("run keys: every non-empty segment is one run, its length the segment'
         std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::min()});
 }
 
-TEST_CASE("--problem rle lists its rows; the Unique row writes no lengths") {
+TEST_CASE("--problem rle lists its rows; the Unique row writes no lengths, and the size sweep skips it") {
   const testing::ParseOutcome listed = run({"--problem", "rle", "--list"});
   int without_lengths = 0;
   for (const RleStage<float>& stage : rle_stages<float>()) {
@@ -533,6 +533,8 @@ TEST_CASE("--problem rle lists its rows; the Unique row writes no lengths") {
     CHECK(listed.out.find(stage.lesson) != std::string::npos);
     CHECK((stage.kind == RowKind::library) == (stage.traits.plan == nullptr));
     without_lengths += !stage.traits.writes_counts;
+    // A row that writes no lengths does less than the problem: never the library the stages are compared with.
+    CHECK(stage.matches_library == stage.traits.writes_counts);
   }
   CHECK(without_lengths == 1);
 }

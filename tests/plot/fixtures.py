@@ -18,6 +18,7 @@ CHAPTERS = {
     "04": ("spmv", "CSR sparse matrix-vector multiply, against cuSPARSE"),
     "06": ("compaction", "stream compaction, from one atomic per element to a single pass"),
     "08": ("join", "relational joins on sorted tables"),
+    "10": ("segmented", "segmented primitives: segmented reduce and scan, run-length encoding, set operations"),
 }
 
 # (kind, number, name, median ms at n = 2^22, median ms at n = 2^28), README of chapter 01.

@@ -81,6 +81,30 @@ class Collect(RatioTest):
         (chapter,) = ratio.collect([parse_report(document, "x")])
         self.assertEqual(chapter.problems[0].points[2 ** 24].best.number, 8)
 
+    def test_a_library_row_that_does_less_than_the_problem_is_not_the_library(self):
+        # Chapter 10: cub::Unique writes no run lengths, so run-length encoding is compared with Encode.
+        document = fixtures.sweep_run("10", "rle", "--problem rle", 24, [(1, "single-pass", 0.0503)],
+                                      [("cub::RunLengthEncode", 0.0564), ("cub::Unique", 0.0452)])
+        document["rows"][2]["matches_library"] = False
+        (chapter,) = ratio.collect([parse_report(document, "x")])
+        point = chapter.problems[0].points[2 ** 24]
+        self.assertEqual(point.library.name, "cub::RunLengthEncode")
+        self.assertAlmostEqual(point.ratio, 0.0564 / 0.0503)
+        del document["rows"][2]["matches_library"]
+        (chapter,) = ratio.collect([parse_report(document, "x")])
+        self.assertEqual(chapter.problems[0].points[2 ** 24].library.name, "cub::Unique")
+
+    def test_variants_do_not_change_the_problem(self):
+        # Variant rows are never the best row, so a run with --variants is the same problem as one without.
+        plain = fixtures.sweep_run("10", None, "--problem segscan", 24, [(2, "single-pass", 0.0852)],
+                                   [("cub::InclusiveScanByKey", 0.0853)])
+        with_variants = fixtures.sweep_run("10", None, "--problem segscan", 26, [(2, "single-pass", 0.3143)],
+                                           [("cub::InclusiveScanByKey", 0.3075)])
+        with_variants["command"] += " --variants"
+        (chapter,) = ratio.collect([parse_report(plain, "a"), parse_report(with_variants, "b")])
+        self.assertEqual(len(chapter.problems), 1)
+        self.assertEqual(sorted(chapter.problems[0].points), [2 ** 24, 2 ** 26])
+
     def test_without_the_tours_label_the_command_names_the_problem(self):
         reports = [parse_report(document, name) for name, document in fixtures.merge_sweep(False).items()]
         (chapter,) = ratio.collect(reports)

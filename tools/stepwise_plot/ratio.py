@@ -5,7 +5,8 @@ the median time of the fastest kernel stage that passed its check in that run an
 library computes (a row marked `"matches_library": false` is left out, and so are variant rows), so 1.0 is a tie and
 2.0 means the chapter's best stage takes half the library's time. Where a chapter has several
 library rows (merge: CUB and Thrust; SpMV: two cuSPARSE algorithms) the faster one that passed is
-the library. Runs are grouped into problems by the label the tour's `--problems` writes into each
+the library, unless it is marked `"matches_library": false` (it does less than the problem asks:
+chapter 10's `cub::Unique` beside run-length encoding writes no lengths). Runs are grouped into problems by the label the tour's `--problems` writes into each
 report, or else by the chapter's command line without the options that only say how it was run
 (--n, --output, --format, --reps, ...). The sizes are the --n each run was given (for chapter 04,
 nonzeros asked for), so that the problems of a chapter share the x axis.
@@ -23,7 +24,7 @@ from .report import Report, ReportError, Row, format_n
 
 # Options that say how a run was made, not what it computes: left out of the problem's identity.
 _RUN_OPTIONS_WITH_VALUE = ("--n", "--output", "--json", "--format", "--reps", "--warmup", "--device")
-_RUN_FLAGS = ("--compact",)
+_RUN_FLAGS = ("--compact", "--variants")  # variant rows are never the best row
 _CANDIDATE_TICKS = (0.05, 0.1, 0.2, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0, 5.0, 10.0, 20.0, 50.0, 100.0)
 
 
@@ -63,7 +64,7 @@ class Problem:
     chapter: str
     label: str
     points: Dict[int, Point] = field(default_factory=dict)
-    libraries: List[str] = field(default_factory=list)  # the library rows' names, in table order
+    libraries: List[str] = field(default_factory=list)  # the names of the library rows that do the whole problem
 
     def failed(self) -> List[int]:
         """The sizes whose run has no ratio."""
@@ -102,8 +103,10 @@ def best_row(report: Report) -> Optional[Row]:
 
 
 def library_row(report: Report) -> Optional[Row]:
-    """The fastest library row that passed its check, or None."""
-    passed = [row for row in report.libraries() if not row.failed]
+    """The fastest library row that passed its check and computes the whole problem (a library row with
+    `"matches_library": false`, such as chapter 10's `cub::Unique` beside run-length encoding, is left out),
+    or None."""
+    passed = [row for row in report.libraries() if not row.failed and row.matches_library]
     return min(passed, key=lambda row: row.median_ms) if passed else None
 
 
@@ -212,7 +215,8 @@ def collect(reports: List[Report]) -> List[Chapter]:
                               f"({problem.points[size].report.source}, {report.source}): keep one per size")
         problem.points[size] = Point(size, report, best_row(report), library_row(report),
                                      run_size if run_size != size else 0)
-        problem.libraries.extend(row.name for row in report.libraries() if row.name not in problem.libraries)
+        problem.libraries.extend(row.name for row in report.libraries()
+                                 if row.matches_library and row.name not in problem.libraries)
     return [chapters[name] for name in sorted(chapters)]
 
 

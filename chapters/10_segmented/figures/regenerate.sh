@@ -8,13 +8,14 @@
 # with --variants on ones, uniform:32 and huge; setop on every --op of interleaved sets, and union of duplicates and
 # skew; segscan and rle at 2^24 and 2^28, stage and library alone), sweeps (--sweep of segreduce's stages 4 and 5 on
 # uniform:32 and empty:50, of segscan's stage 2 and rle's stage 1 on uniform:32 and huge, of setop's stages 2 and 3 on
-# the intersection of interleaved sets), ncu (each segreduce kernel's time, DRAM bytes and warp efficiency on uniform:32
-# and huge at 2^24). bin-dir defaults to build/bin, report-dir to build/reports/10 (neither is committed; the lecture's
-# JSON reports are copied into chapters/10_segmented/results). The gpu mode prints a summary last: each step's exit code
-# and seconds; the full outputs are in report-dir. plot draws a staircase per table from the gpu mode's reports (or,
-# with neither a report-dir nor build/reports/10, from chapters/10_segmented/results), and names each report it did not
-# find; then the --analyze diagrams (which lane adds which item, 10_segment_lanes.svg; the set operations' Balanced
-# Path, 10_setop_path.svg) from bin-dir's chapter_10_segmented (default build/bin; no GPU needed).
+# the intersection of interleaved sets), sizes (the tour's problems of this chapter at 2^20..2^28: the ratio-vs-n
+# figure), ncu (each segreduce kernel's time, DRAM bytes and warp efficiency on uniform:32 and huge at 2^24). bin-dir
+# defaults to build/bin, report-dir to build/reports/10 (neither is committed; the lecture's JSON reports are copied
+# into chapters/10_segmented/results). The gpu mode prints a summary last: each step's exit code and seconds; the full
+# outputs are in report-dir. plot draws a staircase per table from the gpu mode's reports (or, with neither a report-dir
+# nor build/reports/10, from chapters/10_segmented/results), and names each report it did not find; then the --analyze
+# diagrams (which lane adds which item, 10_segment_lanes.svg; the set operations' Balanced Path, 10_setop_path.svg) from
+# bin-dir's chapter_10_segmented (default build/bin; no GPU needed).
 set -uo pipefail
 usage="usage: $0 gpu [bin-dir] [report-dir] [part...] | plot [report-dir] [bin-dir]"
 mode=${1:?$usage}
@@ -28,7 +29,7 @@ case "$mode" in
     bin=${2:-build/bin}
     reports=${3:-build/reports/10}
     parts=("${@:4}")
-    [ ${#parts[@]} -eq 0 ] && parts=(tests tables sweeps ncu)
+    [ ${#parts[@]} -eq 0 ] && parts=(tests tables sweeps sizes ncu)
     wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
     segmented="$bin/chapter_10_segmented"
     source "$(dirname "$0")/../../../tools/figures-steps.sh"
@@ -107,7 +108,13 @@ case "$mode" in
         --json "$reports/sweep-setop.json"
     fi
 
-    # 4. Nsight Compute: each segreduce kernel's time, DRAM bytes and active lanes per warp instruction (the idle
+    # 4. The tour's problems of this chapter at 2^20..2^28 (docs/size-sweep.md): the ratio-vs-n figure.
+    if wants sizes; then
+      step sizes "$bin/tour" --chapter 10 --problems --sizes 2^20,2^22,2^24,2^26,2^28 --reps 5 \
+        --reports "$reports/size-sweep"
+    fi
+
+    # 5. Nsight Compute: each segreduce kernel's time, DRAM bytes and active lanes per warp instruction (the idle
     #    lanes of --analyze, measured), at 2^24 on a short-segment and a one-huge-segment input.
     if wants ncu; then
       metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
@@ -141,6 +148,15 @@ case "$mode" in
       tools/plot staircase "$reports/$name.json" -o "$figures/10_staircase_${name//-/_}.svg" \
         --title "Chapter 10: $problem, speedup of each stage (${name#*-})" || exit $?
     done
+    sweep_runs=("$reports"/size-sweep/chapter_10_segmented-*.json)
+    if [ -f "${sweep_runs[0]}" ]; then
+      measured=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r["device"]["name"], "·", r["date"])' \
+        "${sweep_runs[0]}")
+      tools/plot ratio-vs-n "${sweep_runs[@]}" --sizes 2^20,2^22,2^24,2^26,2^28 -o "$figures/10_ratio_vs_n.svg" \
+        --subtitle "$measured  ·  library: the faster of the problem's CUB or Thrust rows" || exit $?
+    else
+      missing+=("size-sweep/chapter_10_segmented-*.json")
+    fi
     if [ ${#missing[@]} -gt 0 ]; then
       echo "plot: not in $reports, not drawn: ${missing[*]}" \
         "(chapters/10_segmented/figures/regenerate.sh gpu measures them)" >&2
