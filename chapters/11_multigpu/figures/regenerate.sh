@@ -61,13 +61,20 @@ case "$mode" in
       done
     fi
 
+    # scan_and_sort E G [SCAN_REPS SCAN_WARMUP SORT_REPS]: the int32 scan and the sort of 2^E values in all on G GPUs,
+    # reports scan-int32-2eE-gG and sort-2eE-gG (10 and 2, 5: the tables' repetitions).
+    scan_and_sort() {
+      local e=$1 team=$2 scan_reps=${3:-10} scan_warmup=${4:-2} sort_reps=${5:-5}
+      step "scan-int32-2e$e-g$team" "$multigpu" --problem scan --type int32 --n "2^$e" --gpus "$team" \
+        --reps "$scan_reps" --warmup "$scan_warmup" --format markdown --output "$reports/scan-int32-2e$e-g$team.md" \
+        --json "$reports/scan-int32-2e$e-g$team.json"
+      step "sort-2e$e-g$team" "$multigpu" --problem sort --n "2^$e" --gpus "$team" --reps "$sort_reps" --warmup 1 \
+        --format markdown --output "$reports/sort-2e$e-g$team.md" --json "$reports/sort-2e$e-g$team.json"
+    }
+
     # 3. The int32 scan and the sort at 2^26 on every visible GPU.
     if wants tables; then
-      step "scan-int32-2e26-g$gpus" "$multigpu" --problem scan --type int32 --n 2^26 --gpus "$gpus" --reps 10 \
-        --warmup 2 --format markdown --output "$reports/scan-int32-2e26-g$gpus.md" \
-        --json "$reports/scan-int32-2e26-g$gpus.json"
-      step "sort-2e26-g$gpus" "$multigpu" --problem sort --n 2^26 --gpus "$gpus" --reps 5 --warmup 1 \
-        --format markdown --output "$reports/sort-2e26-g$gpus.md" --json "$reports/sort-2e26-g$gpus.json"
+      scan_and_sort 26 "$gpus"
     fi
 
     # 4. The int32 scan and the sort at 2^28 and 2^30 on 1, 2, ... GPUs: the tables' other rows and (2^28) the
@@ -75,22 +82,14 @@ case "$mode" in
     if wants scaling; then
       for e in 28 30; do
         for team in "${teams[@]}"; do
-          step "scan-int32-2e$e-g$team" "$multigpu" --problem scan --type int32 --n "2^$e" --gpus "$team" --reps 10 \
-            --warmup 2 --format markdown --output "$reports/scan-int32-2e$e-g$team.md" \
-            --json "$reports/scan-int32-2e$e-g$team.json"
-          step "sort-2e$e-g$team" "$multigpu" --problem sort --n "2^$e" --gpus "$team" --reps 5 --warmup 1 \
-            --format markdown --output "$reports/sort-2e$e-g$team.md" --json "$reports/sort-2e$e-g$team.json"
+          scan_and_sort "$e" "$team"
         done
       done
     fi
 
     # 5. The int32 scan and the sort at 2^32 in all on every visible GPU (run by naming the part: not in the default).
     if wants huge; then
-      step "scan-int32-2e32-g$gpus" "$multigpu" --problem scan --type int32 --n 2^32 --gpus "$gpus" --reps 5 \
-        --warmup 1 --format markdown --output "$reports/scan-int32-2e32-g$gpus.md" \
-        --json "$reports/scan-int32-2e32-g$gpus.json"
-      step "sort-2e32-g$gpus" "$multigpu" --problem sort --n 2^32 --gpus "$gpus" --reps 3 --warmup 1 \
-        --format markdown --output "$reports/sort-2e32-g$gpus.md" --json "$reports/sort-2e32-g$gpus.json"
+      scan_and_sort 32 "$gpus" 5 1 3
     fi
     steps_end
     ;;
