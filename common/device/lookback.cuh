@@ -211,28 +211,42 @@ __device__ __forceinline__ typename Op::value_type look_back_and_publish(const S
 /// The look-back by one thread, for counts published at @p index - @p stride, @p index - 2
 /// @p stride, ... (earlier tiles of one column of a tile x column status table: Onesweep's radix
 /// passes keep a column per digit, and each of a tile's threads looks back along its own digit).
-/// It walks back one predecessor at a time, adding aggregates, until it reaches an inclusive
-/// prefix or the table's start, and returns the sum: the exclusive prefix of the tile's entry.
-/// A predecessor that has published nothing is polled again after @p backoff_ns (doubling up
-/// to 8x; 0 spins). Every predecessor publishes its aggregate without waiting, and holds a
-/// smaller ticket, so the spin always ends.
+/// It walks back until it reaches an inclusive prefix or the table's start, adding aggregates,
+/// and returns the sum: the exclusive prefix of the tile's entry. kWindow predecessors are read
+/// at once, so that their loads are in flight together, then added nearest first: a walk of k
+/// predecessors waits for about k / kWindow loads one after another rather than k (kWindow = 1
+/// is the textbook walk). A predecessor that has published nothing is polled again after
+/// @p backoff_ns (doubling up to 8x; 0 spins). Every predecessor publishes its aggregate without
+/// waiting, and holds a smaller ticket, so the spin always ends.
+template <int kWindow = 1>
 __device__ inline unsigned long long look_back_column(const PackedCountStatus& status, std::size_t index,
                                                       std::size_t stride, unsigned backoff_ns) {
+  static_assert(kWindow >= 1, "a window of at least one predecessor");
   unsigned long long prefix = 0;
   while (index >= stride) {
-    index -= stride;
-    unsigned long long count = 0;
-    TileFlag flag = status.read(index, count);
-    unsigned delay_ns = backoff_ns;
-    while (flag == kTileInvalid) {
-      if (delay_ns != 0) {
-        __nanosleep(delay_ns);
-        delay_ns = delay_ns < 8 * backoff_ns ? 2 * delay_ns : delay_ns;
-      }
-      flag = status.read(index, count);
+    unsigned long long count[kWindow];
+    TileFlag flag[kWindow];
+#pragma unroll
+    for (int k = 0; k < kWindow; ++k) {
+      // Before the table's start, an inclusive zero: the walk ends there.
+      count[k] = 0;
+      flag[k] = kTileInclusive;
+      if (index >= (k + 1) * stride) flag[k] = status.read(index - (k + 1) * stride, count[k]);
     }
-    prefix += count;
-    if (flag == kTileInclusive) break;
+#pragma unroll
+    for (int k = 0; k < kWindow; ++k) {
+      unsigned delay_ns = backoff_ns;
+      while (flag[k] == kTileInvalid) {
+        if (delay_ns != 0) {
+          __nanosleep(delay_ns);
+          delay_ns = delay_ns < 8 * backoff_ns ? 2 * delay_ns : delay_ns;
+        }
+        flag[k] = status.read(index - (k + 1) * stride, count[k]);
+      }
+      prefix += count[k];
+      if (flag[k] == kTileInclusive) return prefix;
+    }
+    index -= kWindow * stride;
   }
   return prefix;
 }

@@ -25,8 +25,9 @@
 namespace stepwise::testing {
 
 /// The small sizes every input class runs at. 36864 is a whole number of tiles of 384 x 16,
-/// 256 x 16 and 256 x 8 keys: the last tile is full.
-inline constexpr std::size_t kSortSmallSizes[] = {1, 2, 3, 31, 1000, 4097, 36864, (std::size_t{1} << 20) + 17};
+/// 256 x 16 and 256 x 8 keys, 233472 of 384 x 19 and 256 x 19 (radix stage 5's default tiles)
+/// too: the last tile is full.
+inline constexpr std::size_t kSortSmallSizes[] = {1, 2, 3, 31, 1000, 4097, 36864, 233472, (std::size_t{1} << 20) + 17};
 /// The size above 2^24 (several digit passes' worth of tiles, counts past 2^24).
 inline constexpr std::size_t kSortLargeSize = (std::size_t{1} << 24) + 5;
 /// The sizes every shape of a sweep runs at.

@@ -285,7 +285,8 @@ TEST_CASE_TEMPLATE("radix stage 5: its default tile is among its sweep, and each
     changes.insert(variant.variant);
   }
   CHECK(changes == std::set<std::string>{"early counts", "warp counts", "match instruction", "warp ranking", "tile",
-                                         "occupancy", "histogram", "PTX votes", "counts first"});
+                                         "occupancy", "histogram", "PTX votes", "counts first", "look-back window",
+                                         "direct write-out"});
 }
 
 TEST_CASE_TEMPLATE("merge stage 3: its default tile is among its sweep, and each variant undoes one change", K,

@@ -1,9 +1,10 @@
 // Radix stage 5, tuned Onesweep: each warp counts the digits of its own slice of the tile into
 // its own counters, then ranks the slice with no barrier between keys; the tile publishes its
-// digit counts before it looks back; tiles are larger; and the histogram kernel reads 16 bytes
+// digit counts before it looks back; the look-back reads several predecessors at once; tiles
+// are larger; the write-out takes a pointer per digit; and the histogram kernel reads 16 bytes
 // at a time into several histograms.
 //
-// Changed from stage 4, nine things, each a variant row that undoes it:
+// Changed from stage 4, eleven things, each a variant row that undoes it:
 // - Warp counts. Warp w loads its own contiguous slice of 32 x VT keys (32 lanes, consecutive
 //   addresses: coalesced) and adds each key's digit to the warp's own counter of it (256
 //   counters a warp, touched by no other warp), one shared atomic per key; the compiler merges
@@ -42,40 +43,43 @@
 //   over the warps per digit; the sweeps above need a handful of barriers per tile, however many
 //   keys a thread holds. (This variant counts with the shared histogram too.)
 // - Bigger tiles. Stage 4's tile is 256 x 8 keys; a digit's run within a tile is then about 8
-//   keys, so most stores of the write-out fill part of a 32-byte sector. With 384 x 16 keys of
-//   4 bytes or 256 x 16 of 8 bytes the runs are three or two times as long, the per-tile costs
+//   keys, so most stores of the write-out fill part of a 32-byte sector. With 384 x 19 keys of
+//   4 bytes or 256 x 19 of 8 bytes the runs are 3.6 or 2.4 times as long, the per-tile costs
 //   (ticket, look-back, barriers) are paid for more keys, and there are fewer statuses to clear
-//   and walk. Each key size has its own tile, one of --sweep's.
+//   and walk. Each key size has its own tile, the fastest of --sweep's (384 x 19 is
+//   cub::DeviceRadixSort's tile for 4-byte keys on sm_90).
+// - The look-back window. Stage 4's look-back reads one predecessor, waits for its load, adds
+//   it, and only then reads the next: a walk of k predecessors is k loads one after another,
+//   each a trip to L2, while the tile's other warps wait at the barrier behind it. Here each
+//   step of a keys-only pass reads four predecessors at once (look_back_column<4>) and adds them
+//   nearest first, so the walk waits for about k / 4 loads. With values the one-step walk
+//   measured faster and stays (kLookBackWindow; the variant row swaps the two).
+// - Direct write-out. Each digit's thread stores, once per tile, a pointer to where the digit's
+//   local place 0 goes in the output (key_out_at); each key's store is then that pointer plus
+//   its place in the sorted tile, with no 64-bit add, and every tile but the last (the only one
+//   that can be partial) writes with no bounds test. The variant row writes as stage 4.
 // - Three blocks per SM for keys, two for pairs. Given room for two blocks, the compiler takes 64
 //   registers a thread for the default tile of 4-byte keys (80 with values), so two blocks fit
 //   an SM. A tile spends much of its time waiting: on its loads, on barriers, on the look-back
 //   of its predecessors. For keys alone __launch_bounds__ asks for three blocks, 56 registers a
 //   thread, a half more warps to cover those waits. At 56 registers the keys-only kernels of the
-//   default tile and of 384 x 19 (cub::DeviceRadixSort's tile on sm_90, one of --sweep's) spill
-//   nothing (`cuobjdump -res-usage` on the object shows STACK:0). With values the squeeze costs
+//   default tile spill nothing (`ptxas -v`: 0 bytes stack frame). With values the squeeze costs
 //   more than the warps give (one register spilled and more instructions a key): on an H100 2^26
-//   uint32 pairs took 2.47 ms at two blocks against 2.65 at three, 2^26 uint64 pairs 7.01 against
-//   7.61. The variant row swaps the two counts, so that it weighs them for either sort. The second sweep reads
-//   each key's digit through an empty asm statement, so that the compiler recomputes it rather
-//   than keeping the counting sweep's sixteen counter addresses in registers across the
-//   barriers (at 384 x 19 those spilled 144 bytes). Sorts of keys and of pairs run different
-//   instantiations of the pass kernel (kPairs), so that the keys-only kernel does not hold the
-//   keys' places in registers after the keys are written.
+//   uint32 pairs took 2.3151 ms at two blocks against 2.6280 at three, 2^26 uint64 pairs 6.7272
+//   against 7.3652. The variant row swaps the two counts, so that it weighs them for either sort. The second sweep
+//   reads each key's digit through an empty asm statement, so that the compiler recomputes it rather than keeping the
+//   counting sweep's VT counter addresses in registers across the barriers (at 384 x 19 those spilled 144 bytes). Sorts
+//   of keys and of pairs run different instantiations of the pass kernel (kPairs), so that the keys-only kernel does
+//   not hold the keys' places in registers after the keys are written.
 // - The histogram kernel. Stage 4's reads one key at a time and adds each digit to one shared
 //   histogram per block; this one reads 16 bytes at a time (two loads in flight) and gives
 //   each block four histograms, lane l adding to copy l % 4, so that fewer lanes of one atomic
 //   instruction meet on the same counter. The variant row runs stage 4's.
-// The digit starts and the write-out are stage 4's: the tile sorted by digit in shared memory,
-// then written with consecutive threads on consecutive places of a digit's run. Values are
-// loaded only once the keys are written, each straight into its place in the same shared memory.
-//
-// Instructions, counted statically in the SASS (`cuobjdump -sass`, sm_90, CUDA 13.0) of the
-// whole pass kernel for uint32 keys at 384 x 16, every path included (not a measured count):
-// 1,480; with the votes in C++ 1,968; with one sweep that counts and ranks 1,544.
-// Tried and removed: a path for full tiles (every tile but the last) that loads and writes with
-// no bounds test per key, through a per-digit output pointer in shared memory plus a 32-bit place.
-// It shortens the code, yet the pass was slower with it on an H100 (2^26 uint32 keys: 1.656 ms
-// with it, 1.585 without; pairs 2.765 and 2.631; 2^24 uint64 keys 1.282 and 1.208).
+// The digit starts are stage 4's, and so is the order of the write-out: the tile sorted by digit
+// in shared memory, then written with consecutive threads on consecutive places of a digit's
+// run. Values are loaded only once the keys are written, each straight into its place in the
+// same shared memory. Loading full tiles with no bounds test too measured no faster on an H100
+// (NOTES.md), so the load keeps its test.
 #include <cuda/atomic>
 
 #include "algorithm/lookback.hpp"
@@ -115,6 +119,19 @@ enum class Peers {
   match,    ///< __match_any_sync; the lowest peer reads and writes the counter
 };
 
+/// What one form of the pass does, each member one change of the lesson (the stage sets every
+/// one; each variant row undoes one).
+template <bool kEarly, Ranking kRanking, Peers kPeers, bool kOccupancy, bool kOneCopy, bool kWindow, bool kDirect>
+struct Choices {
+  static constexpr bool early = kEarly;          ///< publish the counts before ranking (else once placed)
+  static constexpr Ranking ranking = kRanking;   ///< how the tile counts and ranks its keys
+  static constexpr Peers peers = kPeers;         ///< how a warp finds the lanes with its key's digit
+  static constexpr bool occupancy = kOccupancy;  ///< three blocks per SM for keys, two for pairs (else swapped)
+  static constexpr bool one_copy = kOneCopy;     ///< stage 4's histogram kernel (else the wide one)
+  static constexpr bool window = kWindow;        ///< the look-back window of kLookBackWindow (else swapped)
+  static constexpr bool direct = kDirect;        ///< a pointer per digit, full tiles written without bounds tests
+};
+
 /// The shared memory of one tile. The per-warp digit counters (or stage 4's round counters, in
 /// the variant without warp ranking) are dead once every key knows its place in the tile, so the
 /// staging area of the sorted tile reuses their bytes.
@@ -131,6 +148,7 @@ struct TunedStorage {
   unsigned histogram[kRadix];              ///< the shared-histogram variants' count of each digit
   unsigned tile_start[kRadix];             ///< the tile's keys of smaller digits
   unsigned long long output_base[kRadix];  ///< output place of the digit's local place 0
+  K* key_out_at[kRadix];                   ///< keys_out + output_base: where the digit's local place 0 goes
   unsigned ticket;
 };
 
@@ -148,18 +166,26 @@ constexpr int kPassBlocks = VT > 19                ? 1
                             : kOccupancy != kPairs ? 3
                                                    : 2;
 
-/// One digit pass. kEarly: publish the tile's counts as soon as they are known (else once every
-/// key knows its place in the tile, as stage 4). R: how the tile counts and ranks its keys, P:
-/// how its warps find peers.
-/// kPairs: move values too (a kernel of its own, so that the
-/// keys-only kernel does not hold the keys' places in registers after the keys are written).
-template <int NT, int VT, class K, bool kEarly, Ranking R, Peers P, bool kOccupancy, bool kPairs>
-__global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy, kPairs>))
+/// Predecessors each step of a digit's look-back reads at once (look_back_column's kWindow). For
+/// keys alone (kChoice) four: the walk waits for a quarter as many loads one after another. With
+/// values one, the textbook walk, which measured faster there. The variant row (!kChoice) swaps
+/// the two.
+template <bool kPairs, bool kChoice>
+constexpr int kLookBackWindow = kChoice != kPairs ? 4 : 1;
+
+/// One digit pass, in the form C (a Choices). kPairs: move values too (a kernel of its own, so
+/// that the keys-only kernel does not hold the keys' places in registers after the keys are
+/// written).
+template <int NT, int VT, class K, class C, bool kPairs>
+__global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, C::occupancy, kPairs>))
     tuned_pass(const K* __restrict__ keys_in, const Value* __restrict__ values_in, K* __restrict__ keys_out,
                Value* __restrict__ values_out, std::size_t n, int shift,
                const unsigned long long* __restrict__ digit_starts, unsigned* ticket_counter,
                PackedCountStatus status) {
   static_assert(kRadix <= NT, "one thread per digit publishes and looks back");
+  constexpr bool kEarly = C::early;
+  constexpr Ranking R = C::ranking;
+  constexpr Peers P = C::peers;
   using Storage = TunedStorage<NT, VT, K>;
   constexpr int kWarps = Storage::kWarps;
   constexpr int kTile = NT * VT;
@@ -334,26 +360,37 @@ __global__ void __launch_bounds__(NT, (kPassBlocks<NT, VT, kOccupancy, kPairs>))
 #pragma unroll
   for (int j = 0; j < VT; ++j) storage.tile.keys[place[j]] = key[j];
   if (digit_thread) {
-    const unsigned long long before = look_back_column(status, entry(), kRadix, kBackoffNs);
+    const unsigned long long before =
+        look_back_column<kLookBackWindow<kPairs, C::window>>(status, entry(), kRadix, kBackoffNs);
     if (tile_index != 0) status.publish(entry(), kTileInclusive, before + count);
     // Never negative: the tile's keys of smaller digits are among the input's.
     const unsigned long long base = digit_starts[digit_value] + before - start;
     storage.output_base[digit_value] = base;
+    if (C::direct) storage.key_out_at[digit_value] = keys_out + base;
   }
   __syncthreads();
   // With values, each thread keeps the digits of the sorted keys it wrote, four to a register,
   // for the values that take the keys' places in the staging area.
   static_assert(kBits <= 8, "a digit fits a byte of out_digits");
   unsigned out_digits[kPairs ? (VT + 3) / 4 : 1] = {};
-#pragma unroll
-  for (int i = 0; i < VT; ++i) {
+  const auto write_key = [&](int i) {
     const int local = i * NT + threadIdx.x;
-    if (local < tile_count) {
-      const K sorted = storage.tile.keys[local];
-      const unsigned d = digit_of(sorted);
+    const K sorted = storage.tile.keys[local];
+    const unsigned d = digit_of(sorted);
+    if (C::direct)
+      storage.key_out_at[d][local] = sorted;
+    else
       keys_out[storage.output_base[d] + local] = sorted;
-      if (kPairs) out_digits[i / 4] |= d << (8 * (i % 4));
-    }
+    if (kPairs) out_digits[i / 4] |= d << (8 * (i % 4));
+  };
+  if (C::direct && tile_count == kTile) {
+    // Every tile but the last: no bounds test.
+#pragma unroll
+    for (int i = 0; i < VT; ++i) write_key(i);
+  } else {
+#pragma unroll
+    for (int i = 0; i < VT; ++i)
+      if (i * NT + static_cast<int>(threadIdx.x) < tile_count) write_key(i);
   }
   if constexpr (kPairs) {
     __syncthreads();  // every key is read out of the staging area
@@ -429,15 +466,14 @@ __global__ void __launch_bounds__(NT)
 }
 
 /// Enqueues the sort (onesweep_passes): the histogram of every pass (count_all_digits_wide, or
-/// with kOneCopy stage 4's count_all_digits), then per pass tuned_pass<NT, VT, K, kEarly, R,
-/// P, kOccupancy, kPairs>.
-template <int NT, int VT, class K, bool kEarly, Ranking R, Peers P, bool kOccupancy, bool kOneCopy>
+/// with C::one_copy stage 4's count_all_digits), then per pass tuned_pass<NT, VT, K, C, kPairs>.
+template <int NT, int VT, class K, class C>
 void run_passes(const SortArgs<K>& args, Workspace& workspace, cudaStream_t stream) {
   onesweep_passes(
       args, workspace, static_cast<std::size_t>(NT) * VT, "tuned onesweep", stream,
       [&](const K* keys, std::size_t n, unsigned long long* histograms) {
         const unsigned grid = resident_grid(LaunchShape{kHistogramThreads, 0, kHistogramBlocksPerSm});
-        if constexpr (kOneCopy)
+        if constexpr (C::one_copy)
           count_all_digits<kHistogramThreads><<<grid, kHistogramThreads, 0, stream>>>(keys, n, histograms);
         else
           count_all_digits_wide<kHistogramThreads, kHistogramCopies>
@@ -445,20 +481,20 @@ void run_passes(const SortArgs<K>& args, Workspace& workspace, cudaStream_t stre
       },
       [&](const K* keys_in, const Value* values_in, K* keys_out, Value* values_out, const OnesweepPass& pass) {
         if (values_in != nullptr)
-          tuned_pass<NT, VT, K, kEarly, R, P, kOccupancy, true>
-              <<<pass.grid, NT, 0, stream>>>(keys_in, values_in, keys_out, values_out, args.n, pass.shift,
-                                             pass.digit_starts, pass.ticket_counter, pass.status);
+          tuned_pass<NT, VT, K, C, true><<<pass.grid, NT, 0, stream>>>(keys_in, values_in, keys_out, values_out, args.n,
+                                                                       pass.shift, pass.digit_starts,
+                                                                       pass.ticket_counter, pass.status);
         else
-          tuned_pass<NT, VT, K, kEarly, R, P, kOccupancy, false>
-              <<<pass.grid, NT, 0, stream>>>(keys_in, values_in, keys_out, values_out, args.n, pass.shift,
-                                             pass.digit_starts, pass.ticket_counter, pass.status);
+          tuned_pass<NT, VT, K, C, false><<<pass.grid, NT, 0, stream>>>(keys_in, values_in, keys_out, values_out,
+                                                                        args.n, pass.shift, pass.digit_starts,
+                                                                        pass.ticket_counter, pass.status);
       });
 }
 
 /// The default tile per key size, one of tile_shapes(); --sweep times the others.
 template <class K>
 constexpr LaunchShape default_shape() {
-  return sizeof(K) == 4 ? LaunchShape{384, 16, 0} : LaunchShape{256, 16, 0};
+  return sizeof(K) == 4 ? LaunchShape{384, 19, 0} : LaunchShape{256, 19, 0};
 }
 
 /// Every compiled (threads, items) shape whose tile fits shared memory for keys of type K.
@@ -476,7 +512,7 @@ std::vector<LaunchShape> tile_shapes() {
 
 /// The stage's launcher, at every shape of tile_shapes() (kAllShapes) or only at the default
 /// shape (the variants that undo one change each).
-template <class K, bool kEarly, Ranking R, Peers P, bool kOccupancy, bool kOneCopy, bool kAllShapes>
+template <class K, class C, bool kAllShapes>
 void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
   if constexpr (kAllShapes) {
@@ -484,7 +520,7 @@ void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& sh
       constexpr int NT = decltype(nt)::value;
       constexpr int VT = decltype(vt)::value;
       if constexpr (kFits<NT, VT, K>)
-        run_passes<NT, VT, K, kEarly, R, P, kOccupancy, kOneCopy>(args, workspace, stream);
+        run_passes<NT, VT, K, C>(args, workspace, stream);
       else
         throw std::invalid_argument("tuned onesweep: a tile of " + std::to_string(NT) + " x " + std::to_string(VT) +
                                     " keys does not fit shared memory");
@@ -494,7 +530,7 @@ void launch(const SortArgs<K>& args, Workspace& workspace, const LaunchShape& sh
     if (shape.threads != kDefault.threads || shape.items != kDefault.items)
       throw std::invalid_argument("tuned onesweep variants run at the stage's default shape only, " +
                                   describe(kDefault));
-    run_passes<kDefault.threads, kDefault.items, K, kEarly, R, P, kOccupancy, kOneCopy>(args, workspace, stream);
+    run_passes<kDefault.threads, kDefault.items, K, C>(args, workspace, stream);
   }
 }
 
@@ -512,7 +548,9 @@ SortStage<K> radix_tuned() {
   stage.sweep = tile_shapes<K>();
   constexpr Ranking kFirst = Ranking::warp_counts_first;
   constexpr Peers kVotes = Peers::votes;
-  stage.launch = launch<K, true, kFirst, kVotes, true, false, true>;
+  constexpr bool kWindow = true;
+  using Tuned = Choices<true, kFirst, kVotes, true, false, kWindow, true>;
+  stage.launch = launch<K, Tuned, true>;
   stage.traits.algorithm = Algorithm::radix;
   stage.traits.digit_bits = kBits;
   stage.traits.key_reads_per_pass = 1.0;  // the pass kernel
@@ -522,28 +560,36 @@ SortStage<K> radix_tuned() {
   stage.traits.launches_per_sort = 3;  // the histogram clear, the histogram kernel, the scan of the digit starts
   stage.variants = {
       variant_of(stage, "early counts", "the tile publishes its digit counts only once its keys are placed, as stage 4",
-                 launch<K, false, kFirst, kVotes, true, false, false>),
+                 launch<K, Choices<false, kFirst, kVotes, true, false, kWindow, true>, false>),
       variant_of(stage, "warp counts",
                  "the counts from one shared histogram (block-wide atomics), then a second sweep ranks the keys",
-                 launch<K, true, Ranking::shared_histogram, kVotes, true, false, false>),
+                 launch<K, Choices<true, Ranking::shared_histogram, kVotes, true, false, kWindow, true>, false>),
       variant_of(stage, "match instruction",
                  "each warp finds the lanes with the same digit by __match_any_sync, not by eight votes",
-                 launch<K, true, kFirst, Peers::match, true, false, false>),
+                 launch<K, Choices<true, kFirst, Peers::match, true, false, kWindow, true>, false>),
       variant_of(stage, "warp ranking", "stage 4's ranking: block-striped rounds of NT keys, four barriers per round",
-                 launch<K, true, Ranking::rounds, kVotes, true, false, false>),
-      variant_of(stage, "tile", "stage 4's tile, 256 x 8 keys", launch<K, true, kFirst, kVotes, true, false, true>),
+                 launch<K, Choices<true, Ranking::rounds, kVotes, true, false, kWindow, true>, false>),
+      variant_of(stage, "tile", "stage 4's tile, 256 x 8 keys", launch<K, Tuned, true>),
       variant_of(stage, "occupancy",
                  "the other blocks per SM: keys alone two (registers left to the compiler), not three; keys with "
-                 "values three (56 registers a thread), not two",
-                 launch<K, true, kFirst, kVotes, false, false, false>),
+                 "values three (56 registers a thread at 384 threads), not two",
+                 launch<K, Choices<true, kFirst, kVotes, false, false, kWindow, true>, false>),
       variant_of(stage, "histogram", "stage 4's histogram kernel: one key per load, one shared histogram per block",
-                 launch<K, true, kFirst, kVotes, true, true, false>),
+                 launch<K, Choices<true, kFirst, kVotes, true, true, kWindow, true>, false>),
       variant_of(stage, "PTX votes",
                  "the eight votes in C++ (__ballot_sync), the lowest peer reading and writing the warp's counter",
-                 launch<K, true, kFirst, Peers::ballots, true, false, false>),
+                 launch<K, Choices<true, kFirst, Peers::ballots, true, false, kWindow, true>, false>),
       variant_of(stage, "counts first",
                  "one sweep counts and ranks, each place completed by a second look at the counters",
-                 launch<K, true, Ranking::warp_one_sweep, kVotes, true, false, false>),
+                 launch<K, Choices<true, Ranking::warp_one_sweep, kVotes, true, false, kWindow, true>, false>),
+      variant_of(stage, "look-back window",
+                 "the other look-back: keys alone read one predecessor a step, waiting for it before the next (as "
+                 "stage 4), not four; keys with values four, not one",
+                 launch<K, Choices<true, kFirst, kVotes, true, false, false, true>, false>),
+      variant_of(stage, "direct write-out",
+                 "stage 4's write-out: a 64-bit output place per digit added to each key's place, and a bounds test "
+                 "on every key of every tile",
+                 launch<K, Choices<true, kFirst, kVotes, true, false, kWindow, false>, false>),
   };
   stage.variants[4].shape = LaunchShape{256, 8, 0};  // the tile row
   return stage;
