@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "device/block_sort.cuh"
+#include "device/grid_dependency.cuh"
 #include "device/tile.cuh"
 #include "host/check.hpp"
 #include "host/launch.hpp"
@@ -49,7 +50,8 @@ struct BlockSortStorage {
 /// positions of @p keys_out (@p values_out): runs of NT * VT sorted keys, the last one partial.
 /// The tile comes in and goes out warp by warp (warp-striped loads and stores, each warp's
 /// transpose through its own slice of shared memory), so the only block barriers are the merge
-/// rounds' two each.
+/// rounds' two each. Once a block's loads are issued it lets a dependent launch of the next
+/// kernel start (device/grid_dependency.cuh; nothing happens for an ordinary launch).
 template <int NT, int VT, class K, bool kPairs>
 __global__ void __launch_bounds__(NT)
     block_sort_tiles(const K* __restrict__ keys_in, const Value* __restrict__ values_in, K* __restrict__ keys_out,
@@ -63,6 +65,7 @@ __global__ void __launch_bounds__(NT)
   Value values[VT] = {};
   load_warp_striped<NT, VT>(keys_in, base, count, last_key<K>(), keys);
   if constexpr (kPairs) load_warp_striped<NT, VT>(values_in, base, count, Value{0}, values);
+  allow_next_grid();
   warp_striped_to_thread_order<NT, VT>(keys, storage.keys);
   if constexpr (kPairs) warp_striped_to_thread_order<NT, VT>(values, storage.values);
   block_merge_sort<NT, VT, kPairs>(keys, values, storage.keys, storage.values, OrderedLess<K>{});

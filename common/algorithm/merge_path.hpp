@@ -87,6 +87,50 @@ STEPWISE_HD Index merge_path_by_bits(AIt a, Index a_count, BIt b, Index b_count,
   return found;
 }
 
+/// The range a Merge Path answer is still known to lie in, [begin, end] (both ends included),
+/// while a search narrows it.
+template <class Index>
+struct MergePathWindow {
+  Index begin = 0;
+  Index end = 0;
+};
+
+/// The window of merge_path's answer on @p diagonal before any probe: every place the path can
+/// cross it inside the grid.
+template <class Index>
+STEPWISE_HD constexpr MergePathWindow<Index> merge_path_window(Index a_count, Index b_count, Index diagonal) {
+  return {diagonal > b_count ? diagonal - b_count : Index(0), diagonal < a_count ? diagonal : a_count};
+}
+
+/// One step of merge_path's search made by @p probes probes at once (a warp's k-ary search:
+/// device/warp_merge_path.cuh). The window is cut into @p probes pieces of kary_stride() places;
+/// probe k (0-based) reads A at kary_probe(window, probes, k), the last place of piece k, and
+/// those before the answer take A. A probe past the window's last A place reads nothing and
+/// counts as not taking A.
+template <class Index>
+STEPWISE_HD constexpr Index kary_stride(MergePathWindow<Index> window, int probes) {
+  return (window.end - window.begin + probes - 1) / probes;
+}
+
+/// Where probe @p k of one kary_narrow() step reads A; at or past @p window.end it reads nothing.
+template <class Index>
+STEPWISE_HD constexpr Index kary_probe(MergePathWindow<Index> window, int probes, int k) {
+  return window.begin + (Index(k) + 1) * kary_stride(window, probes) - 1;
+}
+
+/// The window after one step whose probes @p taking_a (a count) took A. Probes are monotone
+/// along the diagonal (the first ones take A, the rest do not), so the answer lies in piece
+/// taking_a: at least its first place, at most its last probe. Each step leaves a window of
+/// fewer than kary_stride() places; one of at most @p probes places ends the search (begin ==
+/// end), so a window of L places needs about log_probes(L) steps (merge_path needs log2(L)).
+template <class Index>
+STEPWISE_HD constexpr MergePathWindow<Index> kary_narrow(MergePathWindow<Index> window, int probes, int taking_a) {
+  const Index stride = kary_stride(window, probes);
+  const Index begin = window.begin + Index(taking_a) * stride;
+  const Index last_probe = begin + stride - 1;
+  return {begin, last_probe < window.end ? last_probe : window.end};
+}
+
 /// The most steps merge_path takes on @p diagonal (what `--analyze` counts): the iterations of
 /// a binary search over the diagonal's length inside the grid.
 template <class Index>

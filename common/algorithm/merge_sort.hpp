@@ -41,18 +41,31 @@ STEPWISE_HD constexpr MergeRange<Index> merge_sort_pair(Index n, Index width, In
 /// outputs (the boundary of output min(boundary * spacing, n)): the global index of the first
 /// A key that the outputs from there on take, found by a Merge Path search of the boundary's
 /// diagonal inside its pair of runs. The partition kernel's body.
-/// @param keys the n keys, sorted in runs of @p width by @p comp
+/// @param keys the n keys, sorted in runs of @p width
 /// @param n the number of keys
 /// @param width the length of the runs this pass merges in pairs (the last run may be shorter)
 /// @param spacing the outputs between two tile boundaries (the merge kernel's tile)
 /// @param boundary which boundary: 0 is output 0, the last is output n
-/// @param comp the strict weak order the keys are sorted by (ties take A first)
-template <class It, class Index, class Comp>
-STEPWISE_HD Index merge_sort_partition(It keys, Index n, Index width, Index spacing, Index boundary, Comp comp) {
+/// @param search the Merge Path search, called as `search(a, a_count, b, b_count, diagonal)`
+///   (merge_path with @p comp in merge_sort_partition(); a warp's search in the partition kernel
+///   that gives each boundary a warp)
+template <class It, class Index, class Search>
+STEPWISE_HD Index merge_sort_partition_with(It keys, Index n, Index width, Index spacing, Index boundary,
+                                            Search&& search) {
   const Index output = boundary * spacing < n ? boundary * spacing : n;
   const MergeRange<Index> pair = merge_sort_pair(n, width, output);
-  return pair.a_begin + merge_path(keys + pair.a_begin, pair.a_count(), keys + pair.b_begin, pair.b_count(),
-                                   output - pair.a_begin, comp);
+  return pair.a_begin +
+         search(keys + pair.a_begin, pair.a_count(), keys + pair.b_begin, pair.b_count(), output - pair.a_begin);
+}
+
+/// merge_sort_partition_with() by merge_path: one thread's binary search. @p comp is the strict
+/// weak order the keys are sorted by (ties take A first).
+template <class It, class Index, class Comp>
+STEPWISE_HD Index merge_sort_partition(It keys, Index n, Index width, Index spacing, Index boundary, Comp comp) {
+  return merge_sort_partition_with(keys, n, width, spacing, boundary,
+                                   [comp](It a, Index a_count, It b, Index b_count, Index diagonal) {
+                                     return merge_path(a, a_count, b, b_count, diagonal, comp);
+                                   });
 }
 
 /// The A and B ranges (global indices) that tile @p tile merges in the pass over runs of

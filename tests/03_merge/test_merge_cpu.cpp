@@ -843,6 +843,74 @@ TEST_CASE("--analyze --format json: the diagrams' data are merge_path's, the tal
   CHECK_THROWS_AS(analysis(Format::markdown, plan), UsageError);
 }
 
+namespace {
+/// warp_merge_path's search with the warp's lanes as a loop (device/warp_merge_path.cuh): the
+/// answer, and through @p steps the number of steps it took.
+template <Bounds bounds, class Index>
+Index kary_merge_path(const int* a, Index a_count, const int* b, Index b_count, Index diagonal, int probes,
+                      int& steps) {
+  MergePathWindow<Index> window = merge_path_window(a_count, b_count, diagonal);
+  steps = 0;
+  while (window.begin < window.end) {
+    int taking_a = 0;
+    bool seen_not_taking = false;
+    bool monotone = true;  // the probes that take A come first
+    for (int k = 0; k < probes; ++k) {
+      const Index probe = kary_probe(window, probes, k);
+      const bool takes = probe < window.end && merge_takes_a<bounds>(a[probe], b[diagonal - 1 - probe], Less{});
+      monotone = monotone && (!takes || !seen_not_taking);
+      seen_not_taking = seen_not_taking || !takes;
+      taking_a += takes ? 1 : 0;
+    }
+    const MergePathWindow<Index> next = kary_narrow(window, probes, taking_a);
+    REQUIRE(monotone);
+    REQUIRE(
+        (next.begin >= window.begin && next.end <= window.end && next.end - next.begin < window.end - window.begin));
+    window = next;
+    ++steps;
+  }
+  return window.begin;
+}
+}  // namespace
+
+TEST_CASE("the k-ary Merge Path steps (a warp's 32 probes) find merge_path's cross point in log_k steps") {
+  std::mt19937_64 rng(fresh_seed());
+  for (const int probes : {2, 3, 32}) {
+    for (int trial = 0; trial < 200; ++trial) {
+      std::uniform_int_distribution<int> size(0, trial < 100 ? 40 : 3000);
+      const int range = trial % 3 == 0 ? 2 : trial % 3 == 1 ? 8 : 100000;
+      const std::vector<int> a = sorted_random(rng, size(rng), range), b = sorted_random(rng, size(rng), range);
+      const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
+      std::vector<int> diagonals;  // every diagonal of a small grid; every 7th and the last of a large one
+      for (int diagonal = 0; diagonal <= na + nb; diagonal += na + nb > 200 ? 7 : 1) diagonals.push_back(diagonal);
+      diagonals.push_back(na + nb);
+      for (const int diagonal : diagonals) {
+        CAPTURE(probes);
+        CAPTURE(diagonal);
+        int steps = 0;
+        CHECK(kary_merge_path<Bounds::lower>(a.data(), na, b.data(), nb, diagonal, probes, steps) ==
+              merge_path(a.data(), na, b.data(), nb, diagonal, Less{}));
+        // Each step leaves fewer than ceil(L / probes) places: about log_probes(L) steps.
+        const MergePathWindow<int> window = merge_path_window(na, nb, diagonal);
+        int bound = 0;
+        for (long long places = window.end - window.begin; places > 0; places = (places + probes - 1) / probes - 1)
+          ++bound;
+        CHECK(steps <= bound);
+        CHECK(kary_merge_path<Bounds::upper>(a.data(), na, b.data(), nb, diagonal, probes, steps) ==
+              merge_path<Bounds::upper>(a.data(), na, b.data(), nb, diagonal, Less{}));
+        CHECK(kary_merge_path<Bounds::lower>(a.data(), std::size_t(na), b.data(), std::size_t(nb),
+                                             std::size_t(diagonal), probes, steps) ==
+              std::size_t(merge_path(a.data(), na, b.data(), nb, diagonal, Less{})));
+      }
+    }
+  }
+  // A diagonal of 2^19 places, the last pass of a 2^20-key sort: 4 steps of 32 probes, 20 of merge_path's.
+  CHECK(merge_path_max_steps(1 << 19, 1 << 19, 1 << 19) == 20);
+  int places = 1 << 19, steps = 0;
+  for (; places > 0; places = (places + 31) / 32 - 1) ++steps;
+  CHECK(steps == 4);
+}
+
 TEST_CASE("merge_path_by_bits finds merge_path's cross point on every diagonal, both bounds, 64-bit too") {
   std::mt19937_64 rng(fresh_seed());
   for (int trial = 0; trial < 300; ++trial) {
