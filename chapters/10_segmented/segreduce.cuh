@@ -11,10 +11,12 @@
 
 #include "algorithm/merge_path.hpp"
 #include "device/block.cuh"
+#include "device/grid_dependency.cuh"
 #include "device/merge_tile.cuh"
 #include "device/thread_ops.hpp"
 #include "device/warp.cuh"
 #include "host/check.hpp"
+#include "host/dependent_launch.hpp"
 #include "host/launch.hpp"
 #include "kernels/merge_path_partitions.cuh"
 #include "merge_reduce.hpp"
@@ -192,13 +194,17 @@ struct MergeReduceTile {
   }
 };
 
-/// One block per tile of MergeReduceTile.
+/// One block per tile of MergeReduceTile. Ready for a dependent launch: it waits for the
+/// partition kernel before its first read and at once lets carry_fixup start (a few blocks, which
+/// wait in turn for this kernel to finish).
 template <int NT, int VT, bool kVectorLoads, class T>
 __global__ void __launch_bounds__(NT)
     merge_reduce_tiles(const T* __restrict__ values, const std::uint64_t* __restrict__ offsets, T* __restrict__ out,
                        std::uint64_t n, std::uint64_t segments, const std::int64_t* __restrict__ partitions,
                        Carry<Accum<T>>* __restrict__ carries) {
   __shared__ typename MergeReduceTile<NT, VT, T>::Storage storage;
+  wait_for_prior_grid();
+  allow_next_grid();
   MergeReduceTile<NT, VT, T>::template run<kVectorLoads>(values, offsets, out, n, segments, partitions, carries,
                                                          storage);
 }
@@ -239,11 +245,14 @@ __global__ void __launch_bounds__(NT)
 /// carries, not one per tile.
 inline constexpr int kCarriesPerThread = 32;
 
+/// Ready for a dependent launch: waits for the kernel before it (which wrote the carries and the
+/// sums it adds to) before its first read.
 template <class T>
 __global__ void carry_fixup(const Carry<Accum<T>>* __restrict__ carries, std::uint64_t count, T* out,
                             std::uint64_t segments) {
   const std::uint64_t first = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) * kCarriesPerThread;
   if (first >= count) return;
+  wait_for_prior_grid();
   const std::uint64_t last = first + kCarriesPerThread < count ? first + kCarriesPerThread : count;
   std::uint64_t segment = carries[first].segment;
   Accum<T> sum = 0;
@@ -294,9 +303,14 @@ enum class MergeLoads { vectors, elements, by_thread };
 
 /// Enqueues the load-balanced reduce in tiles of NT x VT steps: the partition kernel (one Merge
 /// Path search per tile, over the end offsets and the counting items), merge_reduce_tiles, and
-/// carry_fixup over the tiles' carries. Its scratch (partitions, carries) is carved from
-/// @p workspace. Values not aligned to 16 bytes take the element loads.
-template <int NT, int VT, class T, MergeLoads loads = MergeLoads::vectors>
+/// carry_fixup over the tiles' carries. Stage 4 launches them the ordinary way with a thread per
+/// boundary; stage 5 asks for @p kDependent (the last two as programmatic dependent launches,
+/// each starting while the kernel before it finishes) and @p kWarpWhereFew (a warp per boundary
+/// where boundaries_fit_a_warp_each says, or with @p kSwapSearch, a variant row, where it does not). Its
+/// scratch (partitions, carries) is carved from @p workspace. Values not aligned to 16 bytes
+/// take the element loads.
+template <int NT, int VT, class T, MergeLoads loads = MergeLoads::vectors, bool kDependent = false,
+          bool kWarpWhereFew = false, bool kSwapSearch = false>
 void launch_merge_path_reduce(const SegReduceArgs<T>& args, Workspace& workspace, cudaStream_t stream) {
   if constexpr (loads == MergeLoads::by_thread) {
     launch_merge_path_reduce_by_thread<NT, VT>(args, workspace, stream);
@@ -308,21 +322,26 @@ void launch_merge_path_reduce(const SegReduceArgs<T>& args, Workspace& workspace
     std::int64_t* partitions = workspace.carve<std::int64_t>(0, tiles + 1);
     Carry<Accum<T>>* carries =
         workspace.carve<Carry<Accum<T>>>(aligned_bytes((tiles + 1) * sizeof(std::int64_t)), tiles);
-    launch_merge_path_partitions<Bounds::lower>(args.offsets + 1, static_cast<std::int64_t>(args.segments),
-                                                CountingIterator<std::uint64_t>{0}, static_cast<std::int64_t>(args.n),
-                                                std::int64_t{kTile}, partitions, Less{}, stream);
-    const bool aligned = reinterpret_cast<std::uintptr_t>(args.values) % 16 == 0;
-    if (loads == MergeLoads::vectors && aligned)
-      merge_reduce_tiles<NT, VT, true><<<grid_of(tiles), NT, 0, stream>>>(args.values, args.offsets, args.out, args.n,
-                                                                          args.segments, partitions, carries);
+    if (kWarpWhereFew && boundaries_fit_a_warp_each(tiles + 1) != kSwapSearch)
+      launch_merge_path_partitions_by_warp<Bounds::lower>(
+          args.offsets + 1, static_cast<std::int64_t>(args.segments), CountingIterator<std::uint64_t>{0},
+          static_cast<std::int64_t>(args.n), std::int64_t{kTile}, partitions, Less{}, stream);
     else
-      merge_reduce_tiles<NT, VT, false><<<grid_of(tiles), NT, 0, stream>>>(args.values, args.offsets, args.out, args.n,
-                                                                           args.segments, partitions, carries);
-    STEPWISE_CHECK_LAUNCH();
+      launch_merge_path_partitions<Bounds::lower>(args.offsets + 1, static_cast<std::int64_t>(args.segments),
+                                                  CountingIterator<std::uint64_t>{0}, static_cast<std::int64_t>(args.n),
+                                                  std::int64_t{kTile}, partitions, Less{}, stream);
+    const bool aligned = reinterpret_cast<std::uintptr_t>(args.values) % 16 == 0;
+    const unsigned grid = grid_of(tiles);
+    const Carry<Accum<T>>* const fixed_carries = carries;
+    if (loads == MergeLoads::vectors && aligned)
+      launch_dependent(kDependent, merge_reduce_tiles<NT, VT, true, T>, grid, NT, 0, stream, args.values, args.offsets,
+                       args.out, args.n, args.segments, static_cast<const std::int64_t*>(partitions), carries);
+    else
+      launch_dependent(kDependent, merge_reduce_tiles<NT, VT, false, T>, grid, NT, 0, stream, args.values, args.offsets,
+                       args.out, args.n, args.segments, static_cast<const std::int64_t*>(partitions), carries);
     const std::uint64_t fixers = ceil_div(tiles, static_cast<std::uint64_t>(kCarriesPerThread));
-    carry_fixup<<<grid_of(ceil_div(fixers, std::uint64_t{256})), 256, 0, stream>>>(carries, tiles, args.out,
-                                                                                   args.segments);
-    STEPWISE_CHECK_LAUNCH();
+    launch_dependent(kDependent, carry_fixup<T>, grid_of(ceil_div(fixers, std::uint64_t{256})), 256, 0, stream,
+                     fixed_carries, static_cast<std::uint64_t>(tiles), args.out, args.segments);
   }
 }
 

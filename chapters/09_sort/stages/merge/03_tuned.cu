@@ -32,7 +32,6 @@
 #include "device/merge_tile.cuh"
 #include "host/check.hpp"
 #include "host/dependent_launch.hpp"
-#include "host/device.hpp"
 #include "host/dispatch.hpp"
 #include "host/launch.hpp"
 #include "kernels/merge_sort_partitions.cuh"
@@ -128,19 +127,12 @@ __global__ void __launch_bounds__(NT)
   if constexpr (kPairs) store_thread_order_by_warp_vectorized<NT, VT>(values_out + base, count, v, values);
 }
 
-/// The warps a SM holds at once on sm_90: the partition kernel's warps fit the GPU in one wave
-/// up to this many per SM.
-constexpr std::size_t kWarpsPerSm = 64;
-
 /// The search of a pass's partition kernel over @p boundaries tile boundaries: a warp per
-/// boundary while those warps fit the GPU at once (the kernel is then one wave, and its time
-/// the longest search, which a warp's 32 probes a step shorten about fourfold), else a thread
-/// per boundary (there the warps' 32 probes a step would cost more L2 traffic than the steps
-/// they save). With @p kSwap (the variant row) the other one.
+/// boundary while those warps fit the GPU at once (boundaries_fit_a_warp_each), else a thread per
+/// boundary. With @p kSwap (the variant row) the other one.
 template <bool kSwap>
 BoundarySearch boundary_search(std::size_t boundaries) {
-  const bool few = boundaries <= static_cast<std::size_t>(current_sm_count()) * kWarpsPerSm;
-  return few != kSwap ? BoundarySearch::warp : BoundarySearch::thread;
+  return boundaries_fit_a_warp_each(boundaries) != kSwap ? BoundarySearch::warp : BoundarySearch::thread;
 }
 
 /// Enqueues the sort: the block sort, then each pass's partition kernel (boundary_search<@p

@@ -17,6 +17,13 @@
 //     nearest above mean / 4, from 1 lane (a thread per segment, stage 1's work with stage 2's
 //     loop) to 32 (a warp, stage 2), so that each lane adds about four items and few lanes idle.
 // The report's notes say what it picked for the run's input, and --analyze counts it.
+// Where it picks Merge Path, its three kernels (partitions, tiles, carries) run as a shorter
+// chain than stage 4's: each of the last two is a programmatic dependent launch
+// (common/host/dependent_launch.hpp), which starts while the kernel before it finishes, and
+// while the tiles are few (their boundaries' warps fit the GPU at once) a warp searches each
+// tile boundary, 32 probes a step (common/device/warp_merge_path.cuh). At small n the sort of
+// chapter 09 and this reduce are a few short kernels, whose launches and searches are most of
+// their time. The variant rows undo one change each.
 #include <sstream>
 
 #include "host/dispatch.hpp"
@@ -61,7 +68,10 @@ std::string explain(const SegmentStats& stats) {
   return text.str();
 }
 
-template <class T>
+/// Stage 5's chain of the Merge Path kernels: dependent launches (@p kDependent), a warp per tile
+/// boundary where the tiles are few (or, with @p kSwapSearch, where they are many). The variant
+/// rows undo one each.
+template <class T, bool kDependent = true, bool kSwapSearch = false>
 void launch(const SegReduceArgs<T>& args, Workspace& workspace, const LaunchShape& shape, cudaStream_t stream) {
   require_threads(shape.threads);
   const WorkPlan plan = pick(args.stats, shape);
@@ -76,7 +86,8 @@ void launch(const SegReduceArgs<T>& args, Workspace& workspace, const LaunchShap
       return;
     case WorkUnit::merge:
       dispatch(shape.items, Steps{}, "merge steps per thread", [&](auto steps) {
-        launch_merge_path_reduce<kMergeThreads, decltype(steps)::value>(args, workspace, stream);
+        launch_merge_path_reduce<kMergeThreads, decltype(steps)::value, T, MergeLoads::vectors, kDependent, true,
+                                 kSwapSearch>(args, workspace, stream);
       });
       return;
     default:
@@ -94,12 +105,23 @@ template <class T>
 SegReduceStage<T> segreduce_tuned() {
   SegReduceStage<T> stage;
   stage.name = "tuned";
-  stage.lesson = "picks lanes per segment, a block, or Merge Path by the length statistics";
+  stage.lesson =
+      "picks lanes per segment, a block, or Merge Path by the length statistics; Merge Path's kernels as a short "
+      "chain";
   stage.shape = {256, 7, 8};
   stage.sweep = shape_grid({256}, Steps::values(), {4, 8});
   stage.launch = launch<T>;
   stage.traits.plan = pick;
   stage.traits.explain = explain;
+  stage.variants = {
+      variant_of(stage, "dependent launch",
+                 "Merge Path's three kernels launched the ordinary way, each after the one before has finished",
+                 launch<T, false, false>),
+      variant_of(stage, "boundary search",
+                 "the other partition search: one thread's binary search per tile boundary (stage 4) where stage 5 "
+                 "gives each a warp (few tiles), a warp where it gives a thread",
+                 launch<T, true, true>),
+  };
   return stage;
 }
 
