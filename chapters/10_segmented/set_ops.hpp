@@ -136,19 +136,21 @@ STEPWISE_HD Index upper_bound_after(It data, Index from, Index count, const Key&
   return lo + search_bound<Bounds::upper>(data + lo, count - lo, key, Less{});
 }
 
-/// The balanced cut near output diagonal @p diagonal (Baxter's Balanced Path): Merge Path's cut
-/// (ties take A first, so a key's A copies all come before its B copies), then, for the key x =
-/// B[j] at the cut, the x copies already before it (aRun from A, bRun from B) are redealt in the
-/// balanced order of x's copies, A0 B0 A1 B1 ... then the extras of the longer side. Where that
-/// would leave A's r-th copy before the cut and B's r-th after, the cut takes B's copy too: the
-/// cut holds diagonal or diagonal + 1 elements. Cuts at increasing diagonals never go back, and no
-/// pair of copies straddles one, so every piece between two cuts runs std::set_*'s loop alone.
-/// Merge Path's search and at most four searches more for x's run (@p search says how: the
-/// same cut either way); host and device.
+/// The balanced cut from Merge Path's cut (@p i, @p j) = (merge_path's answer, diagonal - i), ties
+/// taking A first, so a key's A copies all come before its B copies: for the key x = B[j] at the
+/// cut, the x copies already before it (aRun from A, bRun from B) are redealt in the balanced
+/// order of x's copies, A0 B0 A1 B1 ... then the extras of the longer side. Where that would leave
+/// A's r-th copy before the cut and B's r-th after, the cut takes B's copy too: the cut holds
+/// i + j or i + j + 1 elements. balanced_cut() is merge_path and then this.
+///
+/// CutSearch::full counts x's copies in A and in B by four binary searches over the inputs.
+/// CutSearch::near gallops back from the cut for the runs' starts and forward in B alone, and
+/// no further than the redeal can tell: A's copies before the cut stand for all of A's (when B has
+/// a copy before the cut, ties taking A first put every A copy before it; when not, A's copies
+/// before the cut are all the redeal places, and A's count matters only against B's, which are
+/// then fewer), and B's copies count up to x_count + 1. The same cut either way.
 template <CutSearch search = CutSearch::full, class AIt, class BIt, class Index>
-STEPWISE_HD Cut<Index> balanced_cut(AIt a, Index a_count, BIt b, Index b_count, Index diagonal) {
-  const Index i = merge_path<Bounds::lower>(a, a_count, b, b_count, diagonal, Less{});
-  const Index j = diagonal - i;
+STEPWISE_HD Cut<Index> balance_merge_cut(AIt a, Index a_count, BIt b, Index b_count, Index i, Index j) {
   if (j >= b_count) return {i, j};  // all of B before the cut: every pair is whole
   const auto x = b[j];
   constexpr bool kNear = search == CutSearch::near;
@@ -157,11 +159,16 @@ STEPWISE_HD Cut<Index> balanced_cut(AIt a, Index a_count, BIt b, Index b_count, 
   const Index x_count = (i - a_start) + (j - b_start);  // copies of x before Merge Path's cut
   if (x_count == 0) return {i, j};
   // Ties take A first, so A[0, i) and B[0, j] are not above x: the runs end at or after i and j + 1.
-  const Index a_end = kNear ? upper_bound_after(a, i, a_count, x) : search_bound<Bounds::upper>(a, a_count, x, Less{});
-  const Index b_end =
-      kNear ? upper_bound_after(b, j + 1, b_count, x) : search_bound<Bounds::upper>(b, b_count, x, Less{});
-  const Index a_copies = a_end - a_start;
-  const Index b_copies = b_end - b_start;
+  Index a_copies;
+  Index b_copies;
+  if constexpr (kNear) {
+    a_copies = i - a_start;
+    const Index b_bound = b_start + x_count + 1 < b_count ? b_start + x_count + 1 : b_count;
+    b_copies = upper_bound_after(b, j + 1, b_bound, x) - b_start;
+  } else {
+    a_copies = search_bound<Bounds::upper>(a, a_count, x, Less{}) - a_start;
+    b_copies = search_bound<Bounds::upper>(b, b_count, x, Less{}) - b_start;
+  }
   const Index pairs = a_copies < b_copies ? a_copies : b_copies;
   Index a_take;
   Index b_take;
@@ -177,6 +184,16 @@ STEPWISE_HD Cut<Index> balanced_cut(AIt a, Index a_count, BIt b, Index b_count, 
     b_take = x_count - a_copies;
   }
   return {a_start + a_take, b_start + b_take};
+}
+
+/// The balanced cut near output diagonal @p diagonal (Baxter's Balanced Path): Merge Path's cut,
+/// then balance_merge_cut(). Cuts at increasing diagonals never go back, and no pair of copies
+/// straddles one, so every piece between two cuts runs std::set_*'s loop alone. Merge Path's
+/// search and at most four searches more for the run of the key at the cut; host and device.
+template <CutSearch search = CutSearch::full, class AIt, class BIt, class Index>
+STEPWISE_HD Cut<Index> balanced_cut(AIt a, Index a_count, BIt b, Index b_count, Index diagonal) {
+  const Index i = merge_path<Bounds::lower>(a, a_count, b, b_count, diagonal, Less{});
+  return balance_merge_cut<search>(a, a_count, b, b_count, i, diagonal - i);
 }
 
 /// The serial loop of std::set_* on the piece a[a_begin, a_end), b[b_begin, b_end) (one thread's,
@@ -215,20 +232,29 @@ STEPWISE_HD Index serial_set_op(SetOp op, AIt a, Index a_begin, Index a_end, BIt
   return kept;
 }
 
+/// The most steps the serial loop takes on a piece between balanced cuts @p spacing diagonals
+/// apart: @p spacing. The piece holds spacing - 1 to spacing + 1 elements (a cut holds its
+/// diagonal or one more); it holds spacing + 1 only where its end cut took B's r-th copy of a key
+/// to keep it with A's r-th, and that A copy lies inside the piece (its start cut splits no pair
+/// either), so the piece ends in a pair, which one step consumes.
+STEPWISE_HD constexpr int balanced_piece_steps(int spacing) { return spacing; }
+
 /// The serial loop of serial_set_op() as the tuned kernels run it: the op fixed at compile time,
 /// exactly @p kSteps steps (no early exit: a step past the piece's end keeps nothing), the front
 /// key of each input held in a register and one new key read per input consumed. Step s writes
 /// its candidate (A's key on a pair or when A's is the smaller, else B's) to @p keys[s] and sets
 /// bit s of the returned mask when the op keeps it; the kept keys in step order are the piece's
-/// output. Reads only inside the two ranges. @p kSteps must be at least the piece's length.
+/// output. Reads without a bounds check: each range must be followed by one readable key,
+/// @p a[@p a_end] and @p b[@p b_end], which the loop reads as its side runs out and never uses
+/// (SetTile's shared memory holds one key past the tile's). @p kSteps must be at least the
+/// piece's steps: its elements less its pairs, one step consuming both copies of a pair
+/// (balanced_piece_steps()).
 template <SetOp kOp, int kSteps, class AIt, class BIt, class Index, class Key>
 STEPWISE_HD unsigned serial_set_op_masked(AIt a, Index a_begin, Index a_end, BIt b, Index b_begin, Index b_end,
                                           Key (&keys)[kSteps]) {
   static_assert(kSteps >= 1 && kSteps <= 32, "one mask bit per step");
-  Key a_key{};
-  Key b_key{};
-  if (a_begin < a_end) a_key = a[a_begin];
-  if (b_begin < b_end) b_key = b[b_begin];
+  Key a_key = a[a_begin];
+  Key b_key = b[b_begin];
   unsigned mask = 0;
   STEPWISE_UNROLL
   for (int step = 0; step < kSteps; ++step) {
@@ -248,8 +274,8 @@ STEPWISE_HD unsigned serial_set_op_masked(AIt a, Index a_begin, Index a_end, BIt
     }
     keys[step] = step_a ? a_key : b_key;
     mask |= static_cast<unsigned>(keep) << step;
-    if (step_a && ++a_begin < a_end) a_key = a[a_begin];
-    if (step_b && ++b_begin < b_end) b_key = b[b_begin];
+    if (step_a) a_key = a[++a_begin];
+    if (step_b) b_key = b[++b_begin];
   }
   return mask;
 }

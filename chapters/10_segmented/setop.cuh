@@ -95,10 +95,14 @@ struct SetTile {
   static constexpr int kCapacity = kTile + 1;
   /// The most elements one thread's piece holds: a balanced cut adds at most one at either end.
   static constexpr int kPiece = VT + 1;
+  /// The most steps the serial loop takes on one piece (balanced_piece_steps: a piece of kPiece
+  /// elements ends in a pair, which one step consumes).
+  static constexpr int kSteps = balanced_piece_steps(VT);
 
-  /// The tile's shared memory: its A range then its B range, and the threads' cuts.
+  /// The tile's shared memory: its A range then its B range (and one key more, which
+  /// serial_set_op_masked reads past the end of B's range and never uses), and the threads' cuts.
   struct Storage {
-    K keys[kCapacity];
+    K keys[kCapacity + 1];
     int cut_a[NT + 1];  ///< per thread: its piece's first A element (tile-local); NT: the tile's end
     int cut_b[NT + 1];  ///< per thread: its piece's first B element
   };
@@ -112,18 +116,29 @@ struct SetTile {
 
   /// Loads tile @p tile's ranges (from the partition kernel's @p cuts) into shared memory with
   /// strided, coalesced loads, and cuts each thread's piece by a balanced cut there. Ends with a
-  /// barrier: the pieces are ready.
+  /// barrier: the pieces are ready. Each load addresses its key by a 32-bit offset from the
+  /// first key of the tile's range in A or in B (@p kTileOffsets), or by a 64-bit index into the
+  /// whole input (the 64-bit sums cost about three times the instructions of the load itself).
+  template <bool kTileOffsets = true>
   __device__ void load(const K* a, const K* b, TileCuts cuts, std::int64_t tile, Storage& storage) {
     const std::int64_t a_first = cuts.a[tile];
     const std::int64_t b_first = cuts.b[tile];
     a_count = static_cast<int>(cuts.a[tile + 1] - a_first);
     b_count = static_cast<int>(cuts.b[tile + 1] - b_first);
     const int count = a_count + b_count;
+    const K* a_tile = a + a_first;
+    const K* b_tile = b + b_first;
     K x[VT + 1];
 #pragma unroll
     for (int i = 0; i < VT + 1; ++i) {
       const int slot = tile::strided_slot(i, threadIdx.x, NT);
-      if (slot < count) x[i] = slot < a_count ? a[a_first + slot] : b[b_first + slot - a_count];
+      if (slot >= count) continue;
+      if constexpr (kTileOffsets) {
+        const bool from_a = slot < a_count;
+        x[i] = (from_a ? a_tile : b_tile)[from_a ? slot : slot - a_count];
+      } else {
+        x[i] = slot < a_count ? a[a_first + slot] : b[b_first + slot - a_count];
+      }
     }
 #pragma unroll
     for (int i = 0; i < VT + 1; ++i) {
@@ -155,10 +170,12 @@ struct SetTile {
     return serial_set_op<kPiece>(op, storage.keys, a_begin, a_end, storage.keys + a_count, b_begin, b_end, emit);
   }
 
-  /// The same loop with the op fixed at compile time and its kPiece candidates kept in registers
-  /// (serial_set_op_masked): bit s of the returned mask is set when @p keys[s] is kept.
-  template <SetOp kOp>
-  __device__ unsigned run_masked(const Storage& storage, K (&keys)[kPiece]) const {
+  /// The same loop with the op fixed at compile time, @p kStepCount steps (kSteps, or kPiece:
+  /// one a element), its candidates kept in registers (serial_set_op_masked): bit s of the
+  /// returned mask is set when @p keys[s] is kept.
+  template <SetOp kOp, int kStepCount>
+  __device__ unsigned run_masked(const Storage& storage, K (&keys)[kStepCount]) const {
+    static_assert(kStepCount >= kSteps, "a piece can take kSteps steps");
     return serial_set_op_masked<kOp>(storage.keys, a_begin, a_end, storage.keys + a_count, b_begin, b_end, keys);
   }
 };

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <utility>
@@ -113,9 +114,9 @@ Keys two_level(SetOp op, const SetInputs& sets, int threads, int items) {
 }
 
 /// Stage 3's loop on the host: two_level()'s tiles and pieces (cut by the near searches), each
-/// piece run by serial_set_op_masked with the op fixed and kItems + 1 steps, the kept candidates
-/// in step order concatenated.
-template <int kItems>
+/// piece run by serial_set_op_masked with the op fixed and kSteps steps (balanced_piece_steps(kItems)
+/// as the kernel runs it, or kItems + 1), the kept candidates in step order concatenated.
+template <int kItems, int kSteps = balanced_piece_steps(kItems)>
 Keys two_level_masked(SetOp op, const SetInputs& sets, int threads) {
   const auto a_count = static_cast<Index>(sets.a.size());
   const auto b_count = static_cast<Index>(sets.b.size());
@@ -125,22 +126,25 @@ Keys two_level_masked(SetOp op, const SetInputs& sets, int threads) {
   for (Index diagonal = tile;; diagonal += tile) {
     const Index d = std::min(diagonal, a_count + b_count);
     const Cut<Index> to = balanced_cut<CutSearch::near>(sets.a.data(), a_count, sets.b.data(), b_count, d);
-    const Keys a(sets.a.begin() + from.a, sets.a.begin() + to.a);
-    const Keys b(sets.b.begin() + from.b, sets.b.begin() + to.b);
-    const int count = static_cast<int>(a.size() + b.size());
-    const int a_size = static_cast<int>(a.size());
-    const int b_size = static_cast<int>(b.size());
+    // As shared memory holds the tile: its A range, its B range, and one key more that the loop reads past B's.
+    Keys storage(sets.a.begin() + from.a, sets.a.begin() + to.a);
+    const int a_size = static_cast<int>(storage.size());
+    storage.insert(storage.end(), sets.b.begin() + from.b, sets.b.begin() + to.b);
+    const int count = static_cast<int>(storage.size());
+    const int b_size = count - a_size;
+    storage.push_back(std::numeric_limits<SetKey>::min());
+    const SetKey* a = storage.data();
+    const SetKey* b = storage.data() + a_size;
     for (int t = 0; t < threads; ++t) {
-      const Cut<int> begin =
-          balanced_cut<CutSearch::near>(a.data(), a_size, b.data(), b_size, std::min(kItems * t, count));
-      const Cut<int> end = t + 1 < threads ? balanced_cut<CutSearch::near>(a.data(), a_size, b.data(), b_size,
-                                                                           std::min(kItems * (t + 1), count))
-                                           : Cut<int>{a_size, b_size};
-      SetKey keys[kItems + 1];
+      const Cut<int> begin = balanced_cut<CutSearch::near>(a, a_size, b, b_size, std::min(kItems * t, count));
+      const Cut<int> end = t + 1 < threads
+                               ? balanced_cut<CutSearch::near>(a, a_size, b, b_size, std::min(kItems * (t + 1), count))
+                               : Cut<int>{a_size, b_size};
+      SetKey keys[kSteps];
       const unsigned mask = with_set_op(op, [&](auto kop) {
-        return serial_set_op_masked<decltype(kop)::value>(a.data(), begin.a, end.a, b.data(), begin.b, end.b, keys);
+        return serial_set_op_masked<decltype(kop)::value>(a, begin.a, end.a, b, begin.b, end.b, keys);
       });
-      for (int s = 0; s < kItems + 1; ++s)
+      for (int s = 0; s < kSteps; ++s)
         if ((mask >> s) & 1u) out.push_back(keys[s]);
     }
     from = to;
@@ -211,7 +215,9 @@ TEST_CASE("tiles cut into threads' pieces, as the kernels cut them, give std::se
   }
 }
 
-TEST_CASE("the compile-time loop with candidates in registers gives std::set_* on every piece, for every op") {
+TEST_CASE(
+    "the compile-time loop with candidates in registers gives std::set_* on every piece in balanced_piece_steps "
+    "steps") {
   std::mt19937 rng(17);
   for (int trial = 0; trial < 1500; ++trial) {
     const SetInputs sets = random_sets(rng, 60, 1 + trial % 8);
@@ -225,6 +231,7 @@ TEST_CASE("the compile-time loop with candidates in registers gives std::set_* o
         REQUIRE(two_level_masked<2>(op, sets, threads) == expected);
         REQUIRE(two_level_masked<3>(op, sets, threads) == expected);
         REQUIRE(two_level_masked<7>(op, sets, threads) == expected);
+        REQUIRE(two_level_masked<7, 8>(op, sets, threads) == expected);
       }
   }
 }

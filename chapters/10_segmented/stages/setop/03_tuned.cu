@@ -9,16 +9,21 @@
 //
 // The per-tile work is what thrust::set_* pares down, and so does this stage:
 // - The serial loop runs once. The op is a template parameter, so each step is a few compares
-//   and selects with no branch on the op; the loop always runs its VT + 1 steps, holds the front
-//   key of each input in a register (one shared-memory read per key consumed), and leaves each
-//   step's candidate in a register with a bit of a mask for "kept" (set_ops.hpp's
-//   serial_set_op_masked). The block scans the popcounts of the masks, and each thread writes its
-//   kept keys in output order over the tile's own keys in shared memory, which the loop no longer
-//   needs: no second run of the loop, and no second tile-sized array.
+//   and selects with no branch on the op; the loop always runs VT steps (a piece can hold VT + 1
+//   elements, but then it ends in a pair, which one step consumes: balanced_piece_steps), holds
+//   the front key of each input in a register (one shared-memory read per key consumed, with no
+//   bounds check: shared memory holds one key past the tile's), and leaves each step's candidate
+//   in a register with a bit of a mask for "kept" (set_ops.hpp's serial_set_op_masked). The block
+//   scans the popcounts of the masks, and each thread writes its kept keys in output order over
+//   the tile's own keys in shared memory, which the loop no longer needs: no second run of the
+//   loop, and no second tile-sized array.
 // - The balanced cuts, one per tile in the partition kernel and one per thread in shared
-//   memory, find the run of the key at Merge Path's cut by galloping outward from the cut
-//   (CutSearch::near): one or two reads where the key has no copies nearby, where stage 2's
-//   searches run over the whole inputs (four binary searches, in global memory for the tiles).
+//   memory, find the run of the key at Merge Path's cut by galloping back from the cut in A and
+//   B and forward in B alone, no further than the redeal can tell (CutSearch::near): one or two
+//   reads where the key has no copies nearby, where stage 2's searches run over the whole inputs
+//   (four binary searches, in global memory for the tiles).
+// - The loads address the tile's keys by 32-bit offsets from its ranges' first keys: with 64-bit
+//   indices into the whole inputs, the address sums took more instructions than the loads.
 // - The look-back's first poll waits 1245 ns (chapter 02's default), so that a tile whose
 //   predecessors are still running does not keep their statuses' L2 lines busy.
 // - The registers are bounded (__launch_bounds__) to leave room for 1536 threads per SM, six
@@ -26,12 +31,13 @@
 //   loop, look-back, store) run one after the other, and more blocks per SM overlap them.
 // - Then the whole tile stores the kept keys with consecutive threads on consecutive outputs:
 //   every warp-wide store one line.
-// The tile is wider than stage 2's (more elements per thread), so that the partition searches
-// and the look-back are paid over more outputs; --sweep tries 128, 256 and 512 threads with 11,
-// 15 and 19 elements each.
+// The tile is wider than stage 2's (more elements per thread), so that the partition searches,
+// the threads' balanced cuts and the look-back are paid over more outputs; --sweep tries 128 and
+// 256 threads with 11, 15, 19 and 23 elements each (512 x 23 does not fit 48 KB of shared memory).
 //
 // Variant rows (--variants; `3 - change` is this stage with that one change undone): the loop
-// once, the near searches, the first poll, the register bound, and the tile.
+// once, the near searches, the first poll, the register bound, the tile offsets, the VT steps,
+// and the tile.
 #include <cuda_runtime.h>
 
 #include "algorithm/lookback.hpp"
@@ -48,7 +54,7 @@ namespace {
 
 /// The default tile, and the tile this stage ran at before (stage 3's first version).
 constexpr int kThreads = 256;
-constexpr int kItems = 15;
+constexpr int kItems = 19;
 constexpr int kFirstThreads = 128;
 constexpr int kFirstItems = 15;
 
@@ -63,11 +69,16 @@ struct AllChanges {
   static constexpr bool loop_once = true;
   static constexpr CutSearch search = CutSearch::near;  ///< how the balanced cuts search
   static constexpr unsigned first_poll_ns = kFirstPollNs;
+  /// The tile's loads by 32-bit offsets from its ranges' first keys (true), or 64-bit indices.
+  static constexpr bool tile_offsets = true;
+  /// The loop's steps: VT (SetTile::kSteps, a piece's pair-ending extra element costs no step),
+  /// or VT + 1, one a element.
+  static constexpr bool steps_of_pairs = true;
   /// The threads per SM the registers must leave room for (__launch_bounds__'s minimum blocks
   /// times NT): 1536, three quarters of an H100 SM, holds the kernel to 40 registers.
   static constexpr int resident_threads = kResidentThreads;
-  using Threads = IntList<128, 256, 512>;  ///< the tiles compiled: every shape of the sweep
-  using Items = IntList<11, 15, 19>;
+  using Threads = IntList<128, 256>;  ///< the tiles compiled: every shape of the sweep
+  using Items = IntList<11, 15, 19, 23>;
 };
 
 /// A variant row runs at the default tile only, and compiles no other.
@@ -93,7 +104,15 @@ struct WithoutFirstPoll : Variant {
 struct WithoutResidentBound : Variant {
   static constexpr int resident_threads = 1280;
 };
-/// `3 - tile 256x15`: the tile stage 3 first ran at, 128 x 15.
+/// `3 - tile offsets`: the loads address the whole inputs by 64-bit indices.
+struct WithoutTileOffsets : Variant {
+  static constexpr bool tile_offsets = false;
+};
+/// `3 - VT steps`: the loop runs VT + 1 steps, one for every element a piece can hold.
+struct WithoutStepsOfPairs : Variant {
+  static constexpr bool steps_of_pairs = false;
+};
+/// `3 - tile 256x19`: the tile stage 3 first ran at, 128 x 15.
 struct WithFirstTile : AllChanges {
   using Threads = IntList<kFirstThreads>;
   using Items = IntList<kFirstItems>;
@@ -118,17 +137,18 @@ __global__ void __launch_bounds__(NT, Changes::resident_threads / NT > 1 ? Chang
   __syncthreads();
   const std::int64_t t = ticket;
   Tile tile;
-  tile.load(a, b, cuts, t, storage);
+  tile.template load<Changes::tile_offsets>(a, b, cuts, t, storage);
   int tile_kept;
   const K* kept_keys;  // the tile's kept keys in output order, in shared memory
   if constexpr (Changes::loop_once) {
-    K keys[Tile::kPiece];
+    constexpr int kStepCount = Changes::steps_of_pairs ? Tile::kSteps : Tile::kPiece;
+    K keys[kStepCount];
     const unsigned mask = tile.template run_masked<kOp>(storage, keys);
     int place = Scan::exclusive_scan(__popc(mask), tile_kept, scan_storage, Plus<int>{});
     if (threadIdx.x == 0) status.publish(t, t == 0 ? kTileInclusive : kTileAggregate, tile_kept);
     __syncthreads();  // every loop is done with the tile's keys: the kept ones go over them
 #pragma unroll
-    for (int s = 0; s < Tile::kPiece; ++s)
+    for (int s = 0; s < kStepCount; ++s)
       if ((mask >> s) & 1u) storage.keys[place++] = keys[s];
     kept_keys = storage.keys;
   } else {
@@ -204,7 +224,11 @@ SetOpStage setop_tuned() {
       variant_of(stage, "1536 threads per SM",
                  "registers bounded for 1280 threads, five blocks of 256, as the compiler leaves them unbounded",
                  launch<WithoutResidentBound>),
-      variant_of(stage, "tile 256x15", "the tile this stage first ran at, 128 x 15", launch<WithFirstTile>),
+      variant_of(stage, "tile offsets", "the loads address the whole inputs by 64-bit indices",
+                 launch<WithoutTileOffsets>),
+      variant_of(stage, "VT steps", "the loop runs VT + 1 steps, one for every element a piece can hold",
+                 launch<WithoutStepsOfPairs>),
+      variant_of(stage, "tile 256x19", "the tile this stage first ran at, 128 x 15", launch<WithFirstTile>),
   };
   stage.variants.back().shape = {kFirstThreads, kFirstItems};
   return stage;
