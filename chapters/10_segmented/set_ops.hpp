@@ -101,39 +101,81 @@ struct Cut {
 enum class CutSearch {
   /// Binary searches over all of A and B: four of them, each as long as the inputs' logarithm.
   full,
-  /// Galloping searches outward from Merge Path's cut (probes 1, 2, 4, ... elements away, then a
+  /// Galloping searches outward from Merge Path's cut (probes 1, 3, 7, ... elements away, then a
   /// binary search between the last two probes): 2 log2(r) + 1 probes for a run of r copies, so
-  /// one or two reads where the key at the cut has no other copy near it.
+  /// one or two reads where the key at the cut has no other copy near it. Each search one loop.
   near,
+  /// The same probes, each search's gallop and binary search as two loops.
+  near_two_loops,
 };
 
 /// The lower bound of @p key in the sorted @p data[0, @p end), found by galloping back from
-/// @p end: probes end - 1, end - 2, end - 4, ... until one is below @p key, then a binary search
-/// between that probe and the one before.
-template <class It, class Index, class Key>
+/// @p end: probes end - 1, end - 3, end - 7, ... until one is below @p key, then a binary search
+/// between that probe and the one before. @p kOneLoop runs both phases as one loop, each step a
+/// gallop or a halving as the thread's own state says: threads of a warp in different phases then
+/// step together, and the warp takes as many steps as its longest search, not as its longest
+/// gallop plus its longest halving (the two-loop form, `kOneLoop = false`).
+template <bool kOneLoop = true, class It, class Index, class Key>
 STEPWISE_HD Index lower_bound_before(It data, Index end, const Key& key) {
-  Index hi = end;  // data[hi, end) are not below key
-  for (Index step = 1; step <= hi; step *= 2) {
-    const Index probe = hi - step;
-    if (data[probe] < key)
-      return probe + 1 + search_bound<Bounds::lower>(data + (probe + 1), hi - probe - 1, key, Less{});
-    hi = probe;
+  if constexpr (kOneLoop) {
+    Index lo = 0;    // data[0, lo) are below key
+    Index hi = end;  // data[hi, end) are not
+    Index step = 1;
+    bool galloping = true;
+    while (lo < hi) {
+      const Index probe = !galloping ? lo + (hi - lo) / 2 : step <= hi - lo ? hi - step : lo;
+      if (data[probe] < key) {
+        lo = probe + 1;
+        galloping = false;
+      } else {
+        hi = probe;
+        step *= 2;
+      }
+    }
+    return lo;
+  } else {
+    Index hi = end;  // data[hi, end) are not below key
+    for (Index step = 1; step <= hi; step *= 2) {
+      const Index probe = hi - step;
+      if (data[probe] < key)
+        return probe + 1 + search_bound<Bounds::lower>(data + (probe + 1), hi - probe - 1, key, Less{});
+      hi = probe;
+    }
+    return search_bound<Bounds::lower>(data, hi, key, Less{});
   }
-  return search_bound<Bounds::lower>(data, hi, key, Less{});
 }
 
 /// The upper bound of @p key in the sorted @p data[0, @p count), given that @p data[0, @p from)
 /// are not above @p key: probes from, from + 1, from + 3, from + 7, ... until one is above
-/// @p key, then a binary search between that probe and the one before.
-template <class It, class Index, class Key>
+/// @p key, then a binary search between that probe and the one before; @p kOneLoop as for
+/// lower_bound_before().
+template <bool kOneLoop = true, class It, class Index, class Key>
 STEPWISE_HD Index upper_bound_after(It data, Index from, Index count, const Key& key) {
-  Index lo = from;  // data[0, lo) are not above key
-  for (Index step = 1; step <= count - lo; step *= 2) {
-    const Index probe = lo + step - 1;
-    if (key < data[probe]) return lo + search_bound<Bounds::upper>(data + lo, probe - lo, key, Less{});
-    lo = probe + 1;
+  if constexpr (kOneLoop) {
+    Index lo = from;   // data[0, lo) are not above key
+    Index hi = count;  // data[hi, count) are
+    Index step = 1;
+    bool galloping = true;
+    while (lo < hi) {
+      const Index probe = !galloping ? lo + (hi - lo) / 2 : step <= hi - lo ? lo + step - 1 : hi - 1;
+      if (key < data[probe]) {
+        hi = probe;
+        galloping = false;
+      } else {
+        lo = probe + 1;
+        step *= 2;
+      }
+    }
+    return lo;
+  } else {
+    Index lo = from;  // data[0, lo) are not above key
+    for (Index step = 1; step <= count - lo; step *= 2) {
+      const Index probe = lo + step - 1;
+      if (key < data[probe]) return lo + search_bound<Bounds::upper>(data + lo, probe - lo, key, Less{});
+      lo = probe + 1;
+    }
+    return lo + search_bound<Bounds::upper>(data + lo, count - lo, key, Less{});
   }
-  return lo + search_bound<Bounds::upper>(data + lo, count - lo, key, Less{});
 }
 
 /// The balanced cut from Merge Path's cut (@p i, @p j) = (merge_path's answer, diagonal - i), ties
@@ -144,7 +186,7 @@ STEPWISE_HD Index upper_bound_after(It data, Index from, Index count, const Key&
 /// i + j or i + j + 1 elements. balanced_cut() is merge_path and then this.
 ///
 /// CutSearch::full counts x's copies in A and in B by four binary searches over the inputs.
-/// CutSearch::near gallops back from the cut for the runs' starts and forward in B alone, and
+/// CutSearch::near (and near_two_loops) gallops back from the cut for the runs' starts and forward in B alone, and
 /// no further than the redeal can tell: A's copies before the cut stand for all of A's (when B has
 /// a copy before the cut, ties taking A first put every A copy before it; when not, A's copies
 /// before the cut are all the redeal places, and A's count matters only against B's, which are
@@ -153,9 +195,10 @@ template <CutSearch search = CutSearch::full, class AIt, class BIt, class Index>
 STEPWISE_HD Cut<Index> balance_merge_cut(AIt a, Index a_count, BIt b, Index b_count, Index i, Index j) {
   if (j >= b_count) return {i, j};  // all of B before the cut: every pair is whole
   const auto x = b[j];
-  constexpr bool kNear = search == CutSearch::near;
-  const Index a_start = kNear ? lower_bound_before(a, i, x) : search_bound<Bounds::lower>(a, i, x, Less{});
-  const Index b_start = kNear ? lower_bound_before(b, j, x) : search_bound<Bounds::lower>(b, j, x, Less{});
+  constexpr bool kNear = search != CutSearch::full;
+  constexpr bool kOneLoop = search == CutSearch::near;
+  const Index a_start = kNear ? lower_bound_before<kOneLoop>(a, i, x) : search_bound<Bounds::lower>(a, i, x, Less{});
+  const Index b_start = kNear ? lower_bound_before<kOneLoop>(b, j, x) : search_bound<Bounds::lower>(b, j, x, Less{});
   const Index x_count = (i - a_start) + (j - b_start);  // copies of x before Merge Path's cut
   if (x_count == 0) return {i, j};
   // Ties take A first, so A[0, i) and B[0, j] are not above x: the runs end at or after i and j + 1.
@@ -164,7 +207,7 @@ STEPWISE_HD Cut<Index> balance_merge_cut(AIt a, Index a_count, BIt b, Index b_co
   if constexpr (kNear) {
     a_copies = i - a_start;
     const Index b_bound = b_start + x_count + 1 < b_count ? b_start + x_count + 1 : b_count;
-    b_copies = upper_bound_after(b, j + 1, b_bound, x) - b_start;
+    b_copies = upper_bound_after<kOneLoop>(b, j + 1, b_bound, x) - b_start;
   } else {
     a_copies = search_bound<Bounds::upper>(a, a_count, x, Less{}) - a_start;
     b_copies = search_bound<Bounds::upper>(b, b_count, x, Less{}) - b_start;

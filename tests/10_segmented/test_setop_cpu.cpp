@@ -248,10 +248,18 @@ TEST_CASE("the galloping searches find std::lower_bound and std::upper_bound") {
       CAPTURE(key);
       const auto lower = static_cast<Index>(std::lower_bound(keys.begin(), keys.end(), key) - keys.begin());
       const auto upper = static_cast<Index>(std::upper_bound(keys.begin(), keys.end(), key) - keys.begin());
-      for (Index end = lower; end <= count; ++end) REQUIRE(lower_bound_before(keys.data(), end, key) == lower);
-      for (Index end = 0; end < lower; ++end)
-        REQUIRE(lower_bound_before(keys.data(), end, key) == end);  // every key before end is below
-      for (Index from = 0; from <= upper; ++from) REQUIRE(upper_bound_after(keys.data(), from, count, key) == upper);
+      for (Index end = lower; end <= count; ++end) {
+        REQUIRE(lower_bound_before(keys.data(), end, key) == lower);
+        REQUIRE(lower_bound_before<false>(keys.data(), end, key) == lower);
+      }
+      for (Index end = 0; end < lower; ++end) {  // every key before end is below
+        REQUIRE(lower_bound_before(keys.data(), end, key) == end);
+        REQUIRE(lower_bound_before<false>(keys.data(), end, key) == end);
+      }
+      for (Index from = 0; from <= upper; ++from) {
+        REQUIRE(upper_bound_after(keys.data(), from, count, key) == upper);
+        REQUIRE(upper_bound_after<false>(keys.data(), from, count, key) == upper);
+      }
     }
   }
 }
@@ -267,8 +275,12 @@ TEST_CASE("balanced cuts by near searches are the cuts by full searches") {
       CAPTURE(d);
       const Cut<Index> full = balanced_cut<CutSearch::full>(sets.a.data(), a_count, sets.b.data(), b_count, d);
       const Cut<Index> near = balanced_cut<CutSearch::near>(sets.a.data(), a_count, sets.b.data(), b_count, d);
+      const Cut<Index> two_loops =
+          balanced_cut<CutSearch::near_two_loops>(sets.a.data(), a_count, sets.b.data(), b_count, d);
       REQUIRE(near.a == full.a);
       REQUIRE(near.b == full.b);
+      REQUIRE(two_loops.a == full.a);
+      REQUIRE(two_loops.b == full.b);
     }
   }
 }

@@ -21,7 +21,8 @@
 //   memory, find the run of the key at Merge Path's cut by galloping back from the cut in A and
 //   B and forward in B alone, no further than the redeal can tell (CutSearch::near): one or two
 //   reads where the key has no copies nearby, where stage 2's searches run over the whole inputs
-//   (four binary searches, in global memory for the tiles).
+//   (four binary searches, in global memory for the tiles). Each gallop and the binary search after
+//   it run as one loop (lower_bound_before): threads of a warp in different phases step together.
 // - The loads address the tile's keys by 32-bit offsets from its ranges' first keys: with 64-bit
 //   indices into the whole inputs, the address sums took more instructions than the loads.
 // - The look-back's first poll waits 1245 ns (chapter 02's default), so that a tile whose
@@ -36,8 +37,8 @@
 // 256 threads with 11, 15, 19 and 23 elements each (512 x 23 does not fit 48 KB of shared memory).
 //
 // Variant rows (--variants; `3 - change` is this stage with that one change undone): the loop
-// once, the near searches, the first poll, the register bound, the tile offsets, the VT steps,
-// and the tile.
+// once, the near searches, the first poll, the register bound, the one-loop gallops, the tile
+// offsets, the VT steps, and the tile.
 #include <cuda_runtime.h>
 
 #include "algorithm/lookback.hpp"
@@ -103,6 +104,10 @@ struct WithoutFirstPoll : Variant {
 /// compiler's own choice without a bound (46 registers) leaves the kernel.
 struct WithoutResidentBound : Variant {
   static constexpr int resident_threads = 1280;
+};
+/// `3 - one-loop gallops`: each gallop and its binary search as two loops.
+struct WithoutOneLoopGallops : Variant {
+  static constexpr CutSearch search = CutSearch::near_two_loops;
 };
 /// `3 - tile offsets`: the loads address the whole inputs by 64-bit indices.
 struct WithoutTileOffsets : Variant {
@@ -224,6 +229,8 @@ SetOpStage setop_tuned() {
       variant_of(stage, "1536 threads per SM",
                  "registers bounded for 1280 threads, five blocks of 256, as the compiler leaves them unbounded",
                  launch<WithoutResidentBound>),
+      variant_of(stage, "one-loop gallops", "each gallop and the binary search after it as two loops",
+                 launch<WithoutOneLoopGallops>),
       variant_of(stage, "tile offsets", "the loads address the whole inputs by 64-bit indices",
                  launch<WithoutTileOffsets>),
       variant_of(stage, "VT steps", "the loop runs VT + 1 steps, one for every element a piece can hold",
