@@ -170,9 +170,9 @@ struct SetTile {
     return serial_set_op<kPiece>(op, storage.keys, a_begin, a_end, storage.keys + a_count, b_begin, b_end, emit);
   }
 
-  /// The same loop with the op fixed at compile time, @p kStepCount steps (kSteps, or kPiece:
-  /// one a element), its candidates kept in registers (serial_set_op_masked): bit s of the
-  /// returned mask is set when @p keys[s] is kept.
+  /// The same loop with the op fixed at compile time, @p kStepCount steps (kSteps, or kPiece: a
+  /// step for every element a piece can hold), its candidates kept in registers
+  /// (serial_set_op_masked): bit s of the returned mask is set when @p keys[s] is kept.
   template <SetOp kOp, int kStepCount>
   __device__ unsigned run_masked(const Storage& storage, K (&keys)[kStepCount]) const {
     static_assert(kStepCount >= kSteps, "a piece can take kSteps steps");

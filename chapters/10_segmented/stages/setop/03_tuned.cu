@@ -72,8 +72,8 @@ struct AllChanges {
   static constexpr unsigned first_poll_ns = kFirstPollNs;
   /// The tile's loads by 32-bit offsets from its ranges' first keys (true), or 64-bit indices.
   static constexpr bool tile_offsets = true;
-  /// The loop's steps: VT (SetTile::kSteps, a piece's pair-ending extra element costs no step),
-  /// or VT + 1, one a element.
+  /// The loop's steps: VT (SetTile::kSteps: a piece's pair-ending extra element costs no step),
+  /// or VT + 1, a step for every element a piece can hold.
   static constexpr bool steps_of_pairs = true;
   /// The threads per SM the registers must leave room for (__launch_bounds__'s minimum blocks
   /// times NT): 1536, three quarters of an H100 SM, holds the kernel to 40 registers.
