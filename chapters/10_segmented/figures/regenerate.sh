@@ -80,11 +80,13 @@ case "$mode" in
             --output "$reports/$problem-uniform-32-2p$size.md" --json "$reports/$problem-uniform-32-2p$size.json"
         done
       done
-      for name in segscan-huge rle-ones; do
+      for name in segscan-huge-2p28 rle-ones-2p28 rle-ones-2p24; do
         problem=${name%%-*}
-        step "$name-2p28" "$segmented" --problem "$problem" --type int32 --segments "${name#*-}" \
-          --stage single-pass --stage lib --n 2^28 --reps 5 --format markdown --output "$reports/$name-2p28.md" \
-          --json "$reports/$name-2p28.json"
+        segments=${name#*-}
+        size=${name##*-2p}
+        step "$name" "$segmented" --problem "$problem" --type int32 --segments "${segments%-2p*}" \
+          --stage single-pass --stage lib --n "2^$size" --reps 5 --format markdown --output "$reports/$name.md" \
+          --json "$reports/$name.json"
       done
     fi
 
@@ -103,6 +105,8 @@ case "$mode" in
             --n 2^26 --sweep --reps 5 --format markdown --output "$reports/$name.md" --json "$reports/$name.json"
         done
       done
+      step sweep-rle-ones "$segmented" --problem rle --type int32 --segments ones --stage single-pass --n 2^26 \
+        --sweep --reps 5 --format markdown --output "$reports/sweep-rle-ones.md" --json "$reports/sweep-rle-ones.json"
       step sweep-setop "$segmented" --problem setop --op intersection --sets interleaved --stage 2 --stage 3 \
         --n 2^26 --sweep --reps 5 --format markdown --output "$reports/sweep-setop.md" \
         --json "$reports/sweep-setop.json"

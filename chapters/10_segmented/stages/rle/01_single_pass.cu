@@ -22,11 +22,12 @@
 // The rest is what made chapter 06's compaction fast. The heads are staged in shared memory in
 // run order (a key and a position each), so that the keys and lengths go out with consecutive
 // threads on consecutive addresses, where each head stored from its own thread scatters its
-// writes over a warp's whole slice. The tile is large (256 x 19 for 4-byte keys, 128 x 19 for 8-byte
-// keys, whose 256 x 19 tile does not fit; --sweep tries 128 and 256 threads by 7 to 28 keys): fewer
-// tiles, fewer look-backs. And the look-back warps sleep 1245
-// ns (chapter 02's delay) before their first poll, so that the predecessors have mostly
-// published by then.
+// writes over a warp's whole slice. The tile is large (288 x 19 for 4-byte keys, 128 x 19 for
+// 8-byte keys, whose 288 x 19 tile does not fit; --sweep tries 128, 256, 288 and 384 threads by 7
+// to 28 keys): fewer tiles, fewer look-backs. Its 288 threads fill what the registers allow: at the
+// kernel's 51 registers a thread an SM holds 36 warps, four blocks of 9, where blocks of 8 warps
+// would stop at 32. And the look-back warps sleep 1245 ns (chapter 02's delay) before their first
+// poll, so that the predecessors have mostly published by then.
 // Variant rows (--variants; `1 - change` is this stage with that one change undone) measure each.
 #include <algorithm>
 #include <stdexcept>
@@ -48,7 +49,7 @@ namespace stepwise::segmented {
 namespace {
 
 /// The default tile (kThreads, or kWideThreads where that does not fit T), and the tile it replaced.
-constexpr int kThreads = 256;
+constexpr int kThreads = 288;
 constexpr int kWideThreads = 128;
 constexpr int kItems = 19;
 constexpr int kFirstThreads = 128;
@@ -94,7 +95,7 @@ struct LastHead {
 
 /// Stage 1 as it stands: every change on. Each variant row's struct turns one off.
 struct AllChanges {
-  using Threads = IntList<128, 256>;  ///< the tiles compiled: every shape of the sweep that fits
+  using Threads = IntList<128, 256, 288, 384>;  ///< the tiles compiled: every shape of the sweep that fits
   using Items = IntList<7, 11, 15, 19, 23, 28>;
   static constexpr bool direct_lengths = true;  ///< lengths from the heads, no starts array
   static constexpr bool staged_stores = true;   ///< heads staged in shared memory, stored coalesced

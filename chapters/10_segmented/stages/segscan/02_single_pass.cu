@@ -16,11 +16,12 @@
 //
 // What makes it run at a copy's speed is what made chapter 02's single pass do so: the look-back is
 // a fixed cost per tile, and three changes shrink it.
-//   - A large tile (128 x 19 by default; --sweep tries 128 and 256 threads by 7 to 28 items): fewer
-//     tiles, so fewer look-backs, each spread over more items. With 4-byte values the keys are
-//     transposed through the values' buffer (a warp's slice of either is the same bytes, and each
-//     warp is done with one before it starts the other), so the large tile still fits many blocks
-//     per SM.
+//   - A large tile (288 x 28 for 4-byte values, 128 x 19 for float64, whose 288 x 28 does not
+//     fit; --sweep tries 128, 256, 288 and 384 threads by 7 to 32 items): fewer tiles, so fewer
+//     look-backs, each spread over more items, and 28 loads in flight per thread. With 4-byte
+//     values the keys are transposed through the values' buffer (a warp's slice of either is the
+//     same bytes, and each warp is done with one before it starts the other), so the large tile
+//     needs 32 KB of shared memory, not 64.
 //   - A packed status for 4-byte values: a pair of a flag and an int32 or float sum fits one 64-bit
 //     word with the tile's flag (PackedFlaggedStatus), so a predecessor's status is one relaxed load,
 //     where the flag, then the value behind a release/acquire pair, cost two dependent round trips
@@ -48,9 +49,12 @@
 namespace stepwise::segmented {
 namespace {
 
-/// The default tile, and the tile it replaced.
-constexpr int kThreads = 128;
-constexpr int kItems = 19;
+/// The default tile (kThreads x kItems, or kWideThreads x kWideItems where that does not fit T),
+/// and the tile it replaced.
+constexpr int kThreads = 288;
+constexpr int kItems = 28;
+constexpr int kWideThreads = 128;
+constexpr int kWideItems = 19;
 constexpr int kFirstThreads = 128;
 constexpr int kFirstItems = 7;
 /// The smallest tile compiled: it sizes the statuses in the workspace.
@@ -77,15 +81,15 @@ using Pair = Flagged<Accum<T>>;
 
 /// Stage 2 as it stands: every change on. Each variant row's struct turns one off.
 struct AllChanges {
-  using Threads = IntList<128, 256>;  ///< the tiles compiled: every shape of the sweep that fits
-  using Items = IntList<7, 11, 15, 19, 23, 28>;
+  using Threads = IntList<128, 256, 288, 384>;  ///< the tiles compiled: every shape of the sweep that fits
+  using Items = IntList<7, 11, 15, 19, 23, 28, 32>;
   static constexpr bool packed_status = true;  ///< PackedFlaggedStatus for 4-byte sums
   static constexpr unsigned first_poll_ns = kFirstPollNs;
 };
-/// A variant row runs at the default tile only, and compiles no other.
+/// A variant row runs at the default tile for T only, and compiles no other that fits.
 struct Variant : AllChanges {
-  using Threads = IntList<kThreads>;
-  using Items = IntList<kItems>;
+  using Threads = IntList<kWideThreads, kThreads>;
+  using Items = IntList<kWideItems, kItems>;
 };
 /// `2 - packed status`: FlaggedTileStatus (flag, then value, release/acquire) for every type.
 struct WithoutPackedStatus : Variant {
@@ -219,7 +223,7 @@ SegScanStage<T> segscan_single_pass() {
   SegScanStage<T> stage;
   stage.name = "single-pass";
   stage.lesson = "a scan of (flag, value) pairs with decoupled look-back: one pass whatever the segments";
-  stage.shape = {kThreads, kItems};
+  stage.shape = fits<T>(kThreads, kItems) ? LaunchShape{kThreads, kItems} : LaunchShape{kWideThreads, kWideItems};
   stage.sweep = compiled_sweep<T>();
   stage.launch = launch<T>;
   stage.traits.plan = plan;
