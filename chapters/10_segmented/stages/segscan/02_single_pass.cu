@@ -26,9 +26,13 @@
 //     word with the tile's flag (PackedFlaggedStatus), so a predecessor's status is one relaxed load,
 //     where the flag, then the value behind a release/acquire pair, cost two dependent round trips
 //     to L2 (float64 sums keep that FlaggedTileStatus).
-//   - A first poll 1245 ns after the tile's aggregate is published (chapter 02's delay, CUB's for
-//     4-byte sums on sm_90): the predecessors have mostly published by then, where polling at once
-//     keeps the L2 slice that holds their statuses busy while they try to write them.
+//   - A first poll 2500 ns after the tile's aggregate is published: the predecessors have mostly
+//     published by then, where polling at once keeps the L2 slice that holds their statuses busy
+//     while they try to write them. A predecessor of 288 x 28 items takes longer to load and
+//     reduce than chapter 02's tile, so the wait that suits it is longer than chapter 02's 1245 ns
+//     (at 2^26: 0.3059 ms at 2500 ns, 0.3131 at 1245, 0.3532 at 5000). Float64 (128 x 19) keeps
+//     1245 ns, and so does a grid of fewer than 8 tiles a SM: there the tiles run in a few waves
+//     and every tile's wait lies on the path to the kernel's end.
 // Variant rows (--variants; `2 - change` is this stage with that one change undone) measure each.
 #include <algorithm>
 #include <stdexcept>
@@ -42,6 +46,7 @@
 #include "device/thread_ops.hpp"
 #include "device/tile.cuh"
 #include "flagged.hpp"
+#include "host/device.hpp"
 #include "host/dispatch.hpp"
 #include "segreduce.cuh"
 #include "segscan.hpp"
@@ -61,8 +66,14 @@ constexpr int kFirstItems = 7;
 constexpr int kSmallestTile = 128 * 7;
 /// How long a look-back warp sleeps before polling again a predecessor that has published nothing.
 constexpr unsigned kBackoffNs = 64;
-/// How long the look-back warp sleeps before its first poll (chapter 02's default).
-constexpr unsigned kFirstPollNs = 1245;
+/// How long the look-back warp sleeps before its first poll, for 4-byte values on a grid of many
+/// tiles a SM (a 288 x 28 tile takes a predecessor longer to publish than chapter 02's).
+constexpr unsigned kFirstPollNs = 2500;
+/// The same for float64 (and its 128 x 19 tile) and for short grids: chapter 02's default.
+constexpr unsigned kShortFirstPollNs = 1245;
+/// Below this many tiles a SM the grid runs in a few waves, every tile's wait lies on the path to
+/// the kernel's end, and the look-back takes the shorter first poll.
+constexpr std::uint64_t kManyTilesPerSm = 8;
 
 /// Whether 4-byte values share their transpose buffer with the keys.
 template <class T>
@@ -83,8 +94,9 @@ using Pair = Flagged<Accum<T>>;
 struct AllChanges {
   using Threads = IntList<128, 256, 288, 384>;  ///< the tiles compiled: every shape of the sweep that fits
   using Items = IntList<7, 11, 15, 19, 23, 28, 32>;
-  static constexpr bool packed_status = true;  ///< PackedFlaggedStatus for 4-byte sums
-  static constexpr unsigned first_poll_ns = kFirstPollNs;
+  static constexpr bool packed_status = true;                         ///< PackedFlaggedStatus for 4-byte sums
+  static constexpr unsigned first_poll_ns = kFirstPollNs;             ///< 4-byte values, many tiles a SM
+  static constexpr unsigned short_first_poll_ns = kShortFirstPollNs;  ///< float64, or few tiles a SM
 };
 /// A variant row runs at the default tile for T only, and compiles no other that fits.
 struct Variant : AllChanges {
@@ -98,6 +110,7 @@ struct WithoutPackedStatus : Variant {
 /// `2 - first poll`: the look-back polls as soon as the aggregate is published.
 struct WithoutFirstPoll : Variant {
   static constexpr unsigned first_poll_ns = 0;
+  static constexpr unsigned short_first_poll_ns = 0;
 };
 /// `2 - large tile`: the 128 x 7 tile it replaced.
 struct WithFirstTile : AllChanges {
@@ -179,20 +192,23 @@ void launch(const SegScanArgs<T>& args, Workspace& workspace, const LaunchShape&
       const std::uint64_t tiles = ceil_div(args.n, kNT * kVT);
       unsigned* ticket = workspace.carve<unsigned>(0, 1);
       const unsigned grid = grid_of(tiles);
+      const bool long_wait =
+          sizeof(T) == 4 && tiles >= kManyTilesPerSm * static_cast<std::uint64_t>(current_sm_count());
+      const unsigned first_poll_ns = long_wait ? Changes::first_poll_ns : Changes::short_first_poll_ns;
       if constexpr (Changes::packed_status && sizeof(Accum<T>) == 4) {
         const LookbackLayout layout = packed_lookback_layout(tiles);
         const PackedFlaggedStatus<Pair<T>> status{workspace.carve<unsigned long long>(layout.status_offset, tiles)};
         STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
-        segscan_single_pass<kNT, kVT><<<grid, kNT, 0, stream>>>(args.values, args.segment_ids, args.out, args.n, ticket,
-                                                                status, Changes::first_poll_ns);
+        segscan_single_pass<kNT, kVT>
+            <<<grid, kNT, 0, stream>>>(args.values, args.segment_ids, args.out, args.n, ticket, status, first_poll_ns);
       } else {
         const LookbackLayout layout = lookback_layout(tiles, sizeof(Pair<T>));
         const FlaggedTileStatus<Pair<T>> status{workspace.carve<std::uint32_t>(layout.status_offset, tiles),
                                                 workspace.carve<Pair<T>>(layout.aggregates_offset, tiles),
                                                 workspace.carve<Pair<T>>(layout.inclusives_offset, tiles)};
         STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
-        segscan_single_pass<kNT, kVT><<<grid, kNT, 0, stream>>>(args.values, args.segment_ids, args.out, args.n, ticket,
-                                                                status, Changes::first_poll_ns);
+        segscan_single_pass<kNT, kVT>
+            <<<grid, kNT, 0, stream>>>(args.values, args.segment_ids, args.out, args.n, ticket, status, first_poll_ns);
       }
       STEPWISE_CHECK_LAUNCH();
     }
