@@ -11,9 +11,9 @@ std::size_t round_up(std::size_t bytes) { return (bytes + kAlignment - 1) / kAli
 
 }  // namespace
 
-LookbackLayout packed_lookback_layout(std::size_t tiles) {
+LookbackLayout packed_lookback_layout(std::size_t tiles, std::size_t word_bytes) {
   LookbackLayout layout;
-  layout.clear_bytes = layout.status_offset + tiles * sizeof(unsigned long long);  // packed flag + value
+  layout.clear_bytes = layout.status_offset + tiles * word_bytes;  // packed flag + value
   layout.total_bytes = layout.clear_bytes;
   return layout;
 }

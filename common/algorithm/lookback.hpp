@@ -23,8 +23,9 @@ struct LookbackLayout {
 /// The layout for @p tiles tiles of values of @p element_bytes bytes.
 LookbackLayout lookback_layout(std::size_t tiles, std::size_t element_bytes);
 
-/// The layout of statuses packed in one 64-bit word per tile (PackedTileStatus, for values of
-/// 4 bytes or fewer, and PackedCountStatus): the ticket, then the words, all cleared together.
-LookbackLayout packed_lookback_layout(std::size_t tiles);
+/// The layout of statuses packed in one word per tile, of @p word_bytes bytes (8: PackedTileStatus,
+/// for values of 4 bytes or fewer, PackedCountStatus and PackedFlaggedStatus; 16:
+/// PairedFlaggedStatus): the ticket, then the words, all cleared together.
+LookbackLayout packed_lookback_layout(std::size_t tiles, std::size_t word_bytes = 8);
 
 }  // namespace stepwise

@@ -94,6 +94,50 @@ struct PackedFlaggedStatus {
   }
 };
 
+/// Tile status for a flag bit paired with an 8-byte value (a float64 segmented scan's (head flag,
+/// sum since the last head)): 16 bytes a tile, written with one 16-byte relaxed store and read
+/// with one 16-byte relaxed load, so a predecessor's status costs one round trip to L2 as in
+/// PackedFlaggedStatus. Each 64-bit half carries the tag (the tile's flag in bits 0-1, the pair's
+/// flag in bit 2) beside 32 bits of the value. The memory model makes each half single-copy
+/// atomic, not the pair: a reader may see one half of the aggregate and one of the inclusive
+/// prefix that overwrote it. Their tags differ (a tile publishes at most twice, with different
+/// flags), so read() returns kTileInvalid for such a pair and the look-back polls again; equal tags
+/// mean one publication, and again no fence is needed. Its layout is packed_lookback_layout's with
+/// 16-byte words.
+/// @tparam Pair a struct of a std::uint32_t `flag` (0 or 1) and an 8-byte `value`
+template <class Pair>
+struct PairedFlaggedStatus {
+  static_assert(sizeof(decltype(Pair::value)) == 8, "paired flagged status holds an 8-byte value");
+  /// The word size its layout needs (packed_lookback_layout's word_bytes).
+  static constexpr std::size_t kWordBytes = 16;
+  unsigned long long* words;  ///< two per tile, 16-byte aligned
+
+  __device__ void publish(std::size_t tile, TileFlag flag, Pair pair) const {
+    unsigned long long bits;
+    memcpy(&bits, &pair.value, sizeof bits);
+    const unsigned long long tag = (pair.flag != 0 ? 4ull : 0ull) | flag;
+    const unsigned long long low = bits << 32 | tag;
+    const unsigned long long high = (bits & 0xffffffff00000000ull) | tag;
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(__cvta_generic_to_global(words + 2 * tile)),
+                 "l"(low), "l"(high)
+                 : "memory");
+  }
+  __device__ TileFlag read(std::size_t tile, Pair& pair) const {
+    unsigned long long low;
+    unsigned long long high;
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(low), "=l"(high)
+                 : "l"(__cvta_generic_to_global(words + 2 * tile))
+                 : "memory");
+    const std::uint32_t tag = static_cast<std::uint32_t>(low);
+    if (tag != static_cast<std::uint32_t>(high)) return kTileInvalid;  // halves of two publications
+    const unsigned long long bits = (high & 0xffffffff00000000ull) | low >> 32;
+    memcpy(&pair.value, &bits, sizeof bits);
+    pair.flag = tag >> 2 & 1u;
+    return static_cast<TileFlag>(tag & 3u);
+  }
+};
+
 /// Tile status for wider values (Affine): a separate flag, with release/acquire ordering.
 /// The writer stores the value, then the flag with memory_order_release (device scope);
 /// a reader loads the flag with memory_order_acquire and only then the value: seeing the

@@ -176,6 +176,10 @@ TEST_CASE("workspace layout: statuses for the smallest tile, separate arrays ali
       CHECK(scan_workspace_bytes(n, element_bytes) >= layout.total_bytes);
       CHECK(scan_workspace_bytes(n, element_bytes) >= kMaxReduceBlocks * element_bytes);
       CHECK(layout.status_offset >= sizeof(unsigned));
+      const LookbackLayout paired = packed_lookback_layout(tiles, 16);  // PairedFlaggedStatus: 16-byte words
+      CHECK(paired.status_offset % 16 == 0);
+      CHECK(paired.clear_bytes == paired.status_offset + tiles * 16);
+      CHECK(paired.total_bytes == paired.clear_bytes);
       if (element_bytes == 4) {
         CHECK(layout.clear_bytes == layout.status_offset + tiles * 8);
       } else {

@@ -6,7 +6,8 @@
 # included, at a small n), tables (the lecture's tables at n = 2^26, median of 5: segreduce int32 and segscan int32 with
 # --variants on each --segments distribution of the README, ones, uniform:32, zipf:1.5, empty:50 and huge; rle int32
 # with --variants on ones, uniform:32 and huge; setop on every --op of interleaved sets, and union of duplicates and
-# skew; segscan and rle at 2^24 and 2^28, stage and library alone), sweeps (--sweep of segreduce's stages 4 and 5 on
+# skew; segscan and rle at 2^24 and 2^28, stage and library alone; the float64 segscan with --variants on uniform:32 and
+# huge, and on uniform:32 at 2^20..2^28), sweeps (--sweep of segreduce's stages 4 and 5 on
 # uniform:32 and empty:50, of segscan's stage 2 and rle's stage 1 on uniform:32 and huge, of setop's stages 2 and 3 on
 # the intersection of interleaved sets), sizes (the tour's problems of this chapter at 2^20..2^28: the ratio-vs-n
 # figure), ncu (each segreduce kernel's time, DRAM bytes and warp efficiency on uniform:32 and huge at 2^24). bin-dir
@@ -87,6 +88,16 @@ case "$mode" in
         step "$name" "$segmented" --problem "$problem" --type int32 --segments "${segments%-2p*}" \
           --stage single-pass --stage lib --n "2^$size" --reps 5 --format markdown --output "$reports/$name.md" \
           --json "$reports/$name.json"
+      done
+      # The float64 segmented scan: its variant rows at 2^26, and stage against library across sizes.
+      for segments in uniform:32 huge; do
+        table "segscan-$(report_name "$segments")-float64" --problem segscan --type float64 --segments "$segments" \
+          --stage single-pass --stage lib --variants
+      done
+      for size in 20 22 24 28; do
+        name=segscan-uniform-32-float64-2p$size
+        step "$name" "$segmented" --problem segscan --type float64 --segments uniform:32 --stage single-pass \
+          --stage lib --n "2^$size" --reps 5 --format markdown --output "$reports/$name.md" --json "$reports/$name.json"
       done
     fi
 

@@ -16,23 +16,25 @@
 //
 // What makes it run at a copy's speed is what made chapter 02's single pass do so: the look-back is
 // a fixed cost per tile, and three changes shrink it.
-//   - A large tile (288 x 28 for 4-byte values, 128 x 19 for float64, whose 288 x 28 does not
+//   - A large tile (288 x 28 for 4-byte values, 288 x 11 for float64, whose 288 x 28 does not
 //     fit; --sweep tries 128, 256, 288 and 384 threads by 7 to 32 items): fewer tiles, so fewer
 //     look-backs, each spread over more items, and 28 loads in flight per thread. With 4-byte
 //     values the keys are transposed through the values' buffer (a warp's slice of either is the
 //     same bytes, and each warp is done with one before it starts the other), so the large tile
 //     needs 32 KB of shared memory, not 64.
-//   - A packed status for 4-byte values: a pair of a flag and an int32 or float sum fits one 64-bit
-//     word with the tile's flag (PackedFlaggedStatus), so a predecessor's status is one relaxed load,
-//     where the flag, then the value behind a release/acquire pair, cost two dependent round trips
-//     to L2 (float64 sums keep that FlaggedTileStatus).
+//   - A packed status: a pair of a flag and an int32 or float sum fits one 64-bit word with the
+//     tile's flag (PackedFlaggedStatus), a float64 pair one 16-byte word whose halves both carry
+//     the flags (PairedFlaggedStatus), so a predecessor's status is one relaxed load, where the
+//     flag, then the value behind a release/acquire pair, cost two dependent round trips to L2
+//     (FlaggedTileStatus; at 2^26 float64 0.5644 ms against 0.5017, 0.5867 against 0.4963 at the
+//     128 x 19 tile it had before).
 //   - A first poll 2500 ns after the tile's aggregate is published: the predecessors have mostly
 //     published by then, where polling at once keeps the L2 slice that holds their statuses busy
 //     while they try to write them. A predecessor of 288 x 28 items takes longer to load and
 //     reduce than chapter 02's tile, so the wait that suits it is longer than chapter 02's 1245 ns
-//     (at 2^26: 0.3059 ms at 2500 ns, 0.3131 at 1245, 0.3532 at 5000). Float64 (128 x 19) keeps
-//     1245 ns, and so does a grid of fewer than 8 tiles a SM: there the tiles run in a few waves
-//     and every tile's wait lies on the path to the kernel's end.
+//     (at 2^26: 0.3059 ms at 2500 ns, 0.3131 at 1245, 0.3532 at 5000). A grid of fewer than 3
+//     waves (tiles the device holds at once) keeps 1245 ns: there every tile's wait lies on the
+//     path to the kernel's end.
 // Variant rows (--variants; `2 - change` is this stage with that one change undone) measure each.
 #include <algorithm>
 #include <stdexcept>
@@ -58,22 +60,31 @@ namespace {
 /// and the tile it replaced.
 constexpr int kThreads = 288;
 constexpr int kItems = 28;
-constexpr int kWideThreads = 128;
-constexpr int kWideItems = 19;
+constexpr int kWideThreads = 288;
+constexpr int kWideItems = 11;
 constexpr int kFirstThreads = 128;
 constexpr int kFirstItems = 7;
 /// The smallest tile compiled: it sizes the statuses in the workspace.
 constexpr int kSmallestTile = 128 * 7;
 /// How long a look-back warp sleeps before polling again a predecessor that has published nothing.
 constexpr unsigned kBackoffNs = 64;
-/// How long the look-back warp sleeps before its first poll, for 4-byte values on a grid of many
-/// tiles a SM (a 288 x 28 tile takes a predecessor longer to publish than chapter 02's).
+/// How long the look-back warp sleeps before its first poll on a grid of many waves (a 288 x 28
+/// tile takes a predecessor longer to publish than chapter 02's).
 constexpr unsigned kFirstPollNs = 2500;
-/// The same for float64 (and its 128 x 19 tile) and for short grids: chapter 02's default.
+/// The same for short grids: chapter 02's default.
 constexpr unsigned kShortFirstPollNs = 1245;
-/// Below this many tiles a SM the grid runs in a few waves, every tile's wait lies on the path to
-/// the kernel's end, and the look-back takes the shorter first poll.
-constexpr std::uint64_t kManyTilesPerSm = 8;
+/// Below this many waves (tiles the device holds at once: 396 of 288 x 28 int32 on an H100, 528
+/// of 288 x 11 float64) every tile's wait lies on the path to the kernel's end, and the look-back
+/// takes the shorter first poll.
+constexpr std::uint64_t kManyWaves = 3;
+
+/// The blocks of @p kernel, at @p threads a block, that the current device holds at once.
+template <class Kernel>
+std::uint64_t resident_blocks(Kernel kernel, int threads) {
+  int per_sm = 0;
+  STEPWISE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
+  return static_cast<std::uint64_t>(std::max(per_sm, 1)) * static_cast<std::uint64_t>(current_sm_count());
+}
 
 /// Whether 4-byte values share their transpose buffer with the keys.
 template <class T>
@@ -94,9 +105,9 @@ using Pair = Flagged<Accum<T>>;
 struct AllChanges {
   using Threads = IntList<128, 256, 288, 384>;  ///< the tiles compiled: every shape of the sweep that fits
   using Items = IntList<7, 11, 15, 19, 23, 28, 32>;
-  static constexpr bool packed_status = true;                         ///< PackedFlaggedStatus for 4-byte sums
-  static constexpr unsigned first_poll_ns = kFirstPollNs;             ///< 4-byte values, many tiles a SM
-  static constexpr unsigned short_first_poll_ns = kShortFirstPollNs;  ///< float64, or few tiles a SM
+  static constexpr bool packed_status = true;  ///< PackedFlaggedStatus (4-byte sums), PairedFlaggedStatus (float64)
+  static constexpr unsigned first_poll_ns = kFirstPollNs;             ///< grids of kManyWaves waves or more
+  static constexpr unsigned short_first_poll_ns = kShortFirstPollNs;  ///< shorter grids
 };
 /// A variant row runs at the default tile for T only, and compiles no other that fits.
 struct Variant : AllChanges {
@@ -191,24 +202,29 @@ void launch(const SegScanArgs<T>& args, Workspace& workspace, const LaunchShape&
     } else {
       const std::uint64_t tiles = ceil_div(args.n, kNT * kVT);
       unsigned* ticket = workspace.carve<unsigned>(0, 1);
-      const unsigned grid = grid_of(tiles);
-      const bool long_wait =
-          sizeof(T) == 4 && tiles >= kManyTilesPerSm * static_cast<std::uint64_t>(current_sm_count());
-      const unsigned first_poll_ns = long_wait ? Changes::first_poll_ns : Changes::short_first_poll_ns;
+      const auto run = [&](auto status, const LookbackLayout& layout) {
+        const auto kernel = segscan_single_pass<kNT, kVT, T, decltype(status)>;
+        static const std::uint64_t wave =
+            resident_blocks(kernel, kNT);  // per instantiation, so timed runs query nothing
+        const unsigned first_poll_ns =
+            tiles >= kManyWaves * wave ? Changes::first_poll_ns : Changes::short_first_poll_ns;
+        STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
+        kernel<<<grid_of(tiles), kNT, 0, stream>>>(args.values, args.segment_ids, args.out, args.n, ticket, status,
+                                                   first_poll_ns);
+      };
       if constexpr (Changes::packed_status && sizeof(Accum<T>) == 4) {
         const LookbackLayout layout = packed_lookback_layout(tiles);
-        const PackedFlaggedStatus<Pair<T>> status{workspace.carve<unsigned long long>(layout.status_offset, tiles)};
-        STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
-        segscan_single_pass<kNT, kVT>
-            <<<grid, kNT, 0, stream>>>(args.values, args.segment_ids, args.out, args.n, ticket, status, first_poll_ns);
+        run(PackedFlaggedStatus<Pair<T>>{workspace.carve<unsigned long long>(layout.status_offset, tiles)}, layout);
+      } else if constexpr (Changes::packed_status) {
+        using Status = PairedFlaggedStatus<Pair<T>>;
+        const LookbackLayout layout = packed_lookback_layout(tiles, Status::kWordBytes);
+        run(Status{workspace.carve<unsigned long long>(layout.status_offset, 2 * tiles)}, layout);
       } else {
         const LookbackLayout layout = lookback_layout(tiles, sizeof(Pair<T>));
-        const FlaggedTileStatus<Pair<T>> status{workspace.carve<std::uint32_t>(layout.status_offset, tiles),
-                                                workspace.carve<Pair<T>>(layout.aggregates_offset, tiles),
-                                                workspace.carve<Pair<T>>(layout.inclusives_offset, tiles)};
-        STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
-        segscan_single_pass<kNT, kVT>
-            <<<grid, kNT, 0, stream>>>(args.values, args.segment_ids, args.out, args.n, ticket, status, first_poll_ns);
+        run(FlaggedTileStatus<Pair<T>>{workspace.carve<std::uint32_t>(layout.status_offset, tiles),
+                                       workspace.carve<Pair<T>>(layout.aggregates_offset, tiles),
+                                       workspace.carve<Pair<T>>(layout.inclusives_offset, tiles)},
+            layout);
       }
       STEPWISE_CHECK_LAUNCH();
     }
@@ -231,7 +247,7 @@ std::vector<LaunchShape> compiled_sweep() {
 template <class T>
 std::size_t single_pass_scan_bytes(std::uint64_t n) {
   const std::uint64_t tiles = ceil_div(n, kSmallestTile);
-  return std::max(lookback_layout(tiles, sizeof(Pair<T>)).total_bytes, packed_lookback_layout(tiles).total_bytes);
+  return std::max(lookback_layout(tiles, sizeof(Pair<T>)).total_bytes, packed_lookback_layout(tiles, 16).total_bytes);
 }
 
 template <class T>
