@@ -7,7 +7,7 @@
 # --variants on each --segments distribution of the README, ones, uniform:32, zipf:1.5, empty:50 and huge; rle int32
 # with --variants on ones, uniform:32 and huge; setop on every --op of interleaved sets, and union of duplicates and
 # skew; segscan and rle at 2^24 and 2^28, stage and library alone; the float64 segscan with --variants on uniform:32 and
-# huge, and on uniform:32 at 2^20..2^28), sweeps (--sweep of segreduce's stages 4 and 5 on
+# huge, and on uniform:32 at 2^20..2^28; the float tables, float32 and float64, best stage and libraries), sweeps (--sweep of segreduce's stages 4 and 5 on
 # uniform:32 and empty:50, of segscan's stage 2 and rle's stage 1 on uniform:32 and huge, of setop's stages 2 and 3 on
 # the intersection of interleaved sets), sizes (the tour's problems of this chapter at 2^20..2^28: the ratio-vs-n
 # figure), ncu (each segreduce kernel's time, DRAM bytes and warp efficiency on uniform:32 and huge at 2^24). bin-dir
@@ -98,6 +98,27 @@ case "$mode" in
         name=segscan-uniform-32-float64-2p$size
         step "$name" "$segmented" --problem segscan --type float64 --segments uniform:32 --stage single-pass \
           --stage lib --n "2^$size" --reps 5 --format markdown --output "$reports/$name.md" --json "$reports/$name.json"
+      done
+      # The float tables: the best stage and the libraries, float32 and float64, at 2^26 (results/float/).
+      mkdir -p "$reports/float"
+      for type in float32 float64; do
+        for segments in "${distributions[@]}"; do
+          name="float/segreduce-$(report_name "$segments")-$type"
+          step "$name" "$segmented" --problem segreduce --type "$type" --segments "$segments" --stage 5 --stage lib \
+            --n 2^26 --reps 10 --warmup 2 --format markdown --output "$reports/$name.md" --json "$reports/$name.json"
+        done
+        for segments in ones zipf:1.5 empty:50; do
+          name="float/segscan-$(report_name "$segments")-$type"
+          step "$name" "$segmented" --problem segscan --type "$type" --segments "$segments" --stage single-pass \
+            --stage lib --n 2^26 --reps 10 --warmup 2 --format markdown --output "$reports/$name.md" \
+            --json "$reports/$name.json"
+        done
+        for segments in ones uniform:32 huge; do
+          name="float/rle-$(report_name "$segments")-$type"
+          step "$name" "$segmented" --problem rle --type "$type" --segments "$segments" --stage single-pass \
+            --stage lib --n 2^26 --reps 10 --warmup 2 --format markdown --output "$reports/$name.md" \
+            --json "$reports/$name.json"
+        done
       done
     fi
 
