@@ -94,16 +94,64 @@ struct PackedFlaggedStatus {
   }
 };
 
+/// The 16-byte word of the paired statuses below: two 64-bit halves, each the 32-bit @p tag beside
+/// 32 bits of @p bits (the low half's low bits, the high half's high bits), written with one
+/// 16-byte relaxed store.
+__device__ __forceinline__ void store_paired_word(unsigned long long* word, std::uint32_t tag,
+                                                  unsigned long long bits) {
+  const unsigned long long low = bits << 32 | tag;
+  const unsigned long long high = (bits & 0xffffffff00000000ull) | tag;
+  asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(__cvta_generic_to_global(word)), "l"(low), "l"(high)
+               : "memory");
+}
+
+/// Reads a word of store_paired_word with one 16-byte relaxed load: its tag and @p bits, or 0 (and
+/// @p bits untouched) when the halves carry different tags, that is, come from two stores.
+__device__ __forceinline__ std::uint32_t load_paired_word(const unsigned long long* word, unsigned long long& bits) {
+  unsigned long long low;
+  unsigned long long high;
+  asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+               : "=l"(low), "=l"(high)
+               : "l"(__cvta_generic_to_global(word))
+               : "memory");
+  const std::uint32_t tag = static_cast<std::uint32_t>(low);
+  if (tag != static_cast<std::uint32_t>(high)) return 0;  // halves of two publications
+  bits = (high & 0xffffffff00000000ull) | low >> 32;
+  return tag;
+}
+
+/// Tile status for an 8-byte value (two 32-bit fields, such as run-length encoding's count of
+/// heads and last head's position), 16 bytes a tile: store_paired_word's two halves each carry
+/// the tile's flag beside half the value, so a predecessor's status is one relaxed load, as in
+/// PackedTileStatus. The memory model makes each half single-copy atomic, not the pair: a reader
+/// may see one half of the aggregate and one of the inclusive prefix that overwrote it. Their
+/// flags differ (a tile publishes at most twice, with different flags), so read() returns
+/// kTileInvalid for such a pair and the look-back polls again; equal flags mean one publication,
+/// and no fence is needed. Its layout is packed_lookback_layout's with 16-byte words.
+template <class T>
+struct PairedTileStatus {
+  static_assert(sizeof(T) == 8, "paired status holds an 8-byte value");
+  /// The word size its layout needs (packed_lookback_layout's word_bytes).
+  static constexpr std::size_t kWordBytes = 16;
+  unsigned long long* words;  ///< two per tile, 16-byte aligned
+
+  __device__ void publish(std::size_t tile, TileFlag flag, T value) const {
+    unsigned long long bits;
+    memcpy(&bits, &value, sizeof bits);
+    store_paired_word(words + 2 * tile, flag, bits);
+  }
+  __device__ TileFlag read(std::size_t tile, T& value) const {
+    unsigned long long bits = 0;
+    const std::uint32_t tag = load_paired_word(words + 2 * tile, bits);
+    memcpy(&value, &bits, sizeof bits);
+    return static_cast<TileFlag>(tag);
+  }
+};
+
 /// Tile status for a flag bit paired with an 8-byte value (a float64 segmented scan's (head flag,
-/// sum since the last head)): 16 bytes a tile, written with one 16-byte relaxed store and read
-/// with one 16-byte relaxed load, so a predecessor's status costs one round trip to L2 as in
-/// PackedFlaggedStatus. Each 64-bit half carries the tag (the tile's flag in bits 0-1, the pair's
-/// flag in bit 2) beside 32 bits of the value. The memory model makes each half single-copy
-/// atomic, not the pair: a reader may see one half of the aggregate and one of the inclusive
-/// prefix that overwrote it. Their tags differ (a tile publishes at most twice, with different
-/// flags), so read() returns kTileInvalid for such a pair and the look-back polls again; equal tags
-/// mean one publication, and again no fence is needed. Its layout is packed_lookback_layout's with
-/// 16-byte words.
+/// sum since the last head)): PairedTileStatus's word, the pair's flag in bit 2 of the tag beside
+/// the tile's flag in bits 0-1. Again a read of halves from two publications returns
+/// kTileInvalid. Its layout is packed_lookback_layout's with 16-byte words.
 /// @tparam Pair a struct of a std::uint32_t `flag` (0 or 1) and an 8-byte `value`
 template <class Pair>
 struct PairedFlaggedStatus {
@@ -115,23 +163,11 @@ struct PairedFlaggedStatus {
   __device__ void publish(std::size_t tile, TileFlag flag, Pair pair) const {
     unsigned long long bits;
     memcpy(&bits, &pair.value, sizeof bits);
-    const unsigned long long tag = (pair.flag != 0 ? 4ull : 0ull) | flag;
-    const unsigned long long low = bits << 32 | tag;
-    const unsigned long long high = (bits & 0xffffffff00000000ull) | tag;
-    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(__cvta_generic_to_global(words + 2 * tile)),
-                 "l"(low), "l"(high)
-                 : "memory");
+    store_paired_word(words + 2 * tile, (pair.flag != 0 ? 4u : 0u) | flag, bits);
   }
   __device__ TileFlag read(std::size_t tile, Pair& pair) const {
-    unsigned long long low;
-    unsigned long long high;
-    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
-                 : "=l"(low), "=l"(high)
-                 : "l"(__cvta_generic_to_global(words + 2 * tile))
-                 : "memory");
-    const std::uint32_t tag = static_cast<std::uint32_t>(low);
-    if (tag != static_cast<std::uint32_t>(high)) return kTileInvalid;  // halves of two publications
-    const unsigned long long bits = (high & 0xffffffff00000000ull) | low >> 32;
+    unsigned long long bits = 0;
+    const std::uint32_t tag = load_paired_word(words + 2 * tile, bits);
     memcpy(&pair.value, &bits, sizeof bits);
     pair.flag = tag >> 2 & 1u;
     return static_cast<TileFlag>(tag & 3u);

@@ -13,9 +13,12 @@
 // the head of run r, at position p, knows the length of run r - 1 as soon as it knows where run
 // r - 1 started: the head before it in the tile, or, for a tile's first head, the last head of
 // the tiles before. The block scan carries that position beside the count (the pair (heads, last
-// head's position), combined by adding the counts and taking the larger position), and a second
-// look-back, by warp 1 while warp 0 runs the count's, learns the last head before the tile (a
-// packed status of one position: the largest published). The last tile writes the last run's
+// head's position), combined by adding the counts and taking the larger position), and so does the
+// look-back: both fields are 32 bits (n < 2^32), so the pair and its flags fit one 16-byte status
+// (PairedTileStatus, each 8-byte half flagged, so a read of two publications' halves polls again),
+// and one warp learns both with one load per predecessor. Two look-backs, a count's and a last
+// head's, cost 4-16 % more instructions (Nsight Compute at 2^24: float64 20.0 M against 17.3 M) and
+// run at 0.87x-0.93x the stage's speed (`1 - one look-back`). The last tile writes the last run's
 // length (n minus its start). Writing each run's start and turning starts into lengths in a
 // second kernel instead costs 8 more bytes per run (a start written and read back) and a launch.
 //
@@ -24,11 +27,12 @@
 // threads on consecutive addresses, where each head stored from its own thread scatters its
 // writes over a warp's whole slice. The tile is large (288 x 19 for 4-byte keys, 128 x 19 for
 // 8-byte keys, whose 288 x 19 tile does not fit; --sweep tries 128, 256, 288 and 384 threads by 7
-// to 28 keys): fewer tiles, fewer look-backs. Its 288 threads fill what the registers allow: at the
-// kernel's 51 registers a thread an SM holds 36 warps, four blocks of 9, where blocks of 8 warps
-// would stop at 32. And the look-back warps sleep 1245 ns (chapter 02's delay) before their first
-// poll, so that the predecessors have mostly published by then.
-// Variant rows (--variants; `1 - change` is this stage with that one change undone) measure each.
+// to 28 keys): fewer tiles, fewer look-backs. Its 288 threads fill what the registers allow: at 56
+// registers a thread or fewer an SM holds 36 warps, four blocks of 9, where blocks of 8 warps would
+// stop at 32; the launch bounds ask for those 36 warps (kResidentWarps), and ptxas gives the
+// kernel 48 registers where, unasked, it takes 61 and an SM holds three blocks. And the look-back warps sleep 1245 ns
+// (chapter 02's delay) before their first poll, so that the predecessors have mostly published by then. Variant rows
+// (--variants; `1 - change` is this stage with that one change undone) measure each.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -60,6 +64,10 @@ constexpr int kSmallestTile = 128 * 7;
 constexpr unsigned kBackoffNs = 64;
 /// How long the look-back warps sleep before their first poll (chapter 02's default).
 constexpr unsigned kFirstPollNs = 1245;
+/// The warps a SM the launch bounds ask ptxas to leave room for: 36 for 4-byte keys (four blocks
+/// of 288, at most 56 registers a thread), 24 for 8-byte keys (six blocks of 128, at most 85).
+template <class T>
+constexpr int kResidentWarps = sizeof(T) == 4 ? 36 : 24;
 
 /// Whether a tile of @p nt x @p vt keys of T (and a staged position per key) fits the static
 /// shared memory.
@@ -100,6 +108,7 @@ struct AllChanges {
   static constexpr bool direct_lengths = true;  ///< lengths from the heads, no starts array
   static constexpr bool staged_stores = true;   ///< heads staged in shared memory, stored coalesced
   static constexpr unsigned first_poll_ns = kFirstPollNs;
+  static constexpr bool one_look_back = true;  ///< (count, last head) pairs by one look-back, not two
 };
 /// A variant row runs at the default tile only, and compiles no other (either thread count: the
 /// default for T is the one that fits).
@@ -119,6 +128,10 @@ struct WithoutStagedStores : Variant {
 struct WithoutFirstPoll : Variant {
   static constexpr unsigned first_poll_ns = 0;
 };
+/// `1 - one look-back`: two look-backs, warp 0 for the count of runs, warp 1 for the last head.
+struct WithTwoLookBacks : Variant {
+  static constexpr bool one_look_back = false;
+};
 /// `1 - large tile`: the 128 x 7 tile it replaced.
 struct WithFirstTile : AllChanges {
   using Threads = IntList<kFirstThreads>;
@@ -132,10 +145,11 @@ struct WithFirstTile : AllChanges {
 /// the starts). The last tile writes the run count and the last run's length.
 /// @tparam Changes AllChanges, or a variant row's struct
 template <int NT, int VT, class Changes, class T>
-__global__ void __launch_bounds__(NT)
+__global__ void __launch_bounds__(NT, kResidentWarps<T> * 32 / NT > 0 ? kResidentWarps<T> * 32 / NT : 1)
     rle_single_pass(const T* __restrict__ keys, std::uint64_t n, T* __restrict__ unique,
                     std::uint32_t* __restrict__ lengths, std::int64_t* __restrict__ runs, unsigned* ticket_counter,
-                    PackedCountStatus run_status, PackedTileStatus<std::uint32_t> last_status) {
+                    PackedCountStatus run_status, PackedTileStatus<std::uint32_t> last_status,
+                    PairedTileStatus<Heads> heads_status) {
   using Scan = BlockScan<NT, HeadsPlus>;
   constexpr int kTile = NT * VT;
   const HeadsPlus op;
@@ -145,6 +159,7 @@ __global__ void __launch_bounds__(NT)
   __shared__ unsigned ticket;
   __shared__ unsigned long long tile_runs;
   __shared__ std::uint32_t tile_last;
+  __shared__ Heads tile_heads;
   if (threadIdx.x == 0) ticket = atomicAdd(ticket_counter, 1u);
   __syncthreads();
   const std::uint64_t tile = ticket;
@@ -165,7 +180,19 @@ __global__ void __launch_bounds__(NT)
   }
   Heads aggregate;
   const Heads thread_prefix = Scan::exclusive_scan(mine, aggregate, scan_storage, op);
-  if (tile == 0) {
+  if constexpr (Changes::one_look_back) {
+    // One warp looks back for the (runs, last head) pair before the tile: a 16-byte status.
+    if (tile == 0) {
+      if (threadIdx.x == 0) {
+        heads_status.publish(0, kTileInclusive, aggregate);
+        tile_heads = HeadsPlus::identity();
+      }
+    } else if (threadIdx.x < 32) {
+      const bool leader = threadIdx.x == 0;
+      if (leader) heads_status.publish(tile, kTileAggregate, aggregate);
+      look_back_and_publish(heads_status, tile, aggregate, op, Changes::first_poll_ns, kBackoffNs, leader, tile_heads);
+    }
+  } else if (tile == 0) {
     if (threadIdx.x == 0) {
       run_status.publish(0, kTileInclusive, aggregate.count);
       last_status.publish(0, kTileInclusive, aggregate.last);
@@ -187,8 +214,8 @@ __global__ void __launch_bounds__(NT)
     }
   }
   __syncthreads();  // every warp is done with its transpose: items is free for the staging
-  const unsigned long long runs_before = tile_runs;
-  const std::uint32_t last_before = tile_last;
+  const unsigned long long runs_before = Changes::one_look_back ? tile_heads.count : tile_runs;
+  const std::uint32_t last_before = Changes::one_look_back ? tile_heads.last : tile_last;
   if constexpr (Changes::staged_stores) {
     unsigned slot = thread_prefix.count;
 #pragma unroll
@@ -263,12 +290,13 @@ void launch(const RleArgs<T>& args, Workspace& workspace, const LaunchShape& sha
       unsigned long long* words = workspace.carve<unsigned long long>(layout.status_offset, 2 * tiles);
       const PackedCountStatus run_status{words};
       const PackedTileStatus<std::uint32_t> last_status{words + tiles};
+      const PairedTileStatus<Heads> heads_status{words};
       std::uint32_t* lengths = args.counts;
       if constexpr (!Changes::direct_lengths)
         lengths = workspace.carve<std::uint32_t>(aligned_bytes(layout.total_bytes), args.n);  // the starts
       STEPWISE_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, layout.clear_bytes, stream));
       rle_single_pass<kNT, kVT, Changes><<<grid_of(tiles), kNT, 0, stream>>>(
-          args.keys, args.n, args.unique, lengths, args.runs, ticket, run_status, last_status);
+          args.keys, args.n, args.unique, lengths, args.runs, ticket, run_status, last_status, heads_status);
       STEPWISE_CHECK_LAUNCH();
       if constexpr (!Changes::direct_lengths) {
         constexpr int kLengthThreads = 256;
@@ -316,6 +344,8 @@ RleStage<T> rle_single_pass() {
                  launch<T, WithoutStagedStores>),
       variant_of(stage, "first poll", "the look-backs poll as soon as the aggregates are published",
                  launch<T, WithoutFirstPoll>),
+      variant_of(stage, "one look-back", "two look-backs: warp 0's for the runs, warp 1's for the last head",
+                 launch<T, WithTwoLookBacks>),
       variant_of(stage, "large tile", "the 128 x 7 tile", launch<T, WithFirstTile>),
   };
   stage.variants.back().shape = {kFirstThreads, kFirstItems};
