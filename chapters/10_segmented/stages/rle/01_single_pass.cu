@@ -290,6 +290,7 @@ void launch(const RleArgs<T>& args, Workspace& workspace, const LaunchShape& sha
       unsigned long long* words = workspace.carve<unsigned long long>(layout.status_offset, 2 * tiles);
       const PackedCountStatus run_status{words};
       const PackedTileStatus<std::uint32_t> last_status{words + tiles};
+      // The same words seen either way: one look-back's 16-byte pairs, or two look-backs' 8-byte words.
       const PairedTileStatus<Heads> heads_status{words};
       std::uint32_t* lengths = args.counts;
       if constexpr (!Changes::direct_lengths)

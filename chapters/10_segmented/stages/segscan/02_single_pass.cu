@@ -26,7 +26,7 @@
 //     tile's flag (PackedFlaggedStatus), a float64 pair one 16-byte word whose halves both carry
 //     the flags (PairedFlaggedStatus), so a predecessor's status is one relaxed load, where the
 //     flag, then the value behind a release/acquire pair, cost two dependent round trips to L2
-//     (FlaggedTileStatus; at 2^26 float64 0.5644 ms against 0.5017, 0.5867 against 0.4963 at the
+//     (FlaggedTileStatus; at 2^26 float64 0.5619 ms against 0.4757, 0.5867 against 0.4963 at the
 //     128 x 19 tile it had before).
 //   - A first poll 2500 ns after the tile's aggregate is published: the predecessors have mostly
 //     published by then, where polling at once keeps the L2 slice that holds their statuses busy
