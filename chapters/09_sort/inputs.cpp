@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "algorithm/merge_path.hpp"
 #include "host/data.hpp"
 #include "host/parallel.hpp"
 #include "host/sizes.hpp"
@@ -41,16 +42,41 @@ std::uint64_t and_of_words(std::uint64_t seed, std::uint64_t index, std::uint64_
   return word;
 }
 
+/// The mismatches of a checked range: how many, and the index of the first.
+struct Mismatches {
+  std::size_t count = 0;
+  std::size_t first = 0;
+  void add(std::size_t index) {
+    if (count++ == 0) first = index;
+  }
+};
+
+/// The mismatches of every chunk together, in chunk order (@p none: the first index when there are none).
+Mismatches combine(const std::vector<Mismatches>& chunks, std::size_t none) {
+  Mismatches total{0, none};
+  for (const Mismatches& chunk : chunks) {
+    if (chunk.count != 0 && total.count == 0) total.first = chunk.first;
+    total.count += chunk.count;
+  }
+  return total;
+}
+
 /// One reference entry: a key's ordered bits and its input position; ordering by both sorts
 /// stably by the bits.
 template <class K>
 struct Entry {
+  /// Leaves the entry unset, so that a vector of 2^31 of them is not first zeroed by one thread:
+  /// the parallel loops that fill it touch its pages first.
+  Entry() {}
+  Entry(OrderedBits<K> key_bits, std::uint64_t position) : bits(key_bits), index(position) {}
   OrderedBits<K> bits;
   std::uint64_t index;
   bool operator<(const Entry& other) const { return bits != other.bits ? bits < other.bits : index < other.index; }
 };
 
 /// Sorts @p items in parallel: chunks sorted on their own, then merged pairwise, level by level.
+/// Every level is cut into pieces of kChunk outputs by Merge Path (chapter 03's search), so that
+/// the last levels, with one or two pairs left, keep every thread busy too.
 template <class T>
 void parallel_sort(std::vector<T>& items) {
   const std::size_t n = items.size();
@@ -62,13 +88,22 @@ void parallel_sort(std::vector<T>& items) {
   if (chunks <= 1) return;
   std::vector<T> merged(n);
   for (std::size_t width = kChunk; width < n; width *= 2) {
-    const std::int64_t pairs = static_cast<std::int64_t>((n + 2 * width - 1) / (2 * width));
-    for_each_chunk(pairs, [&](std::int64_t p) {
-      const std::size_t first = static_cast<std::size_t>(p) * 2 * width;
-      const std::size_t middle = std::min(n, first + width);
-      const std::size_t last = std::min(n, first + 2 * width);
-      std::merge(items.begin() + first, items.begin() + middle, items.begin() + middle, items.begin() + last,
-                 merged.begin() + first);
+    // Piece c writes the outputs [c kChunk, (c + 1) kChunk) of the level; its pair is the one those fall in.
+    for_each_chunk(chunks, [&](std::int64_t c) {
+      const std::size_t out_first = static_cast<std::size_t>(c) * kChunk;
+      const std::size_t pair_first = out_first / (2 * width) * (2 * width);
+      const std::size_t middle = std::min(n, pair_first + width);
+      const std::size_t pair_last = std::min(n, pair_first + 2 * width);
+      const T* a = items.data() + pair_first;
+      const T* b = items.data() + middle;
+      const std::size_t a_count = middle - pair_first, b_count = pair_last - middle;
+      const std::size_t diagonal = out_first - pair_first;
+      const std::size_t diagonal_end = std::min(pair_last, out_first + kChunk) - pair_first;
+      const auto less = [](const T& x, const T& y) { return x < y; };
+      const std::size_t a_begin = merge_path(a, a_count, b, b_count, diagonal, less);
+      const std::size_t a_end = merge_path(a, a_count, b, b_count, diagonal_end, less);
+      std::merge(a + a_begin, a + a_end, b + (diagonal - a_begin), b + (diagonal_end - a_end),
+                 merged.begin() + out_first);
     });
     items.swap(merged);
   }
@@ -206,11 +241,23 @@ Check check_sorted(const std::vector<K>& got_keys, const std::vector<Value>& got
   const std::size_t n = reference.keys.size();
   if (got_keys.size() != n || got_values.size() != reference.values.size())
     return {false, "output size " + std::to_string(got_keys.size()) + ", want " + std::to_string(n)};
-  std::size_t key_errors = 0, value_errors = 0, first_key = n, first_value = n;
-  for (std::size_t i = 0; i < n; ++i)
-    if (std::memcmp(&got_keys[i], &reference.keys[i], sizeof(K)) != 0 && key_errors++ == 0) first_key = i;
-  for (std::size_t i = 0; i < reference.values.size(); ++i)
-    if (got_values[i] != reference.values[i] && value_errors++ == 0) first_value = i;
+  // Each chunk counts its own mismatches and notes its first; the first chunk with any has the first index.
+  const std::int64_t chunks = chunks_of(n);
+  std::vector<Mismatches> keys_wrong(static_cast<std::size_t>(chunks)), values_wrong(keys_wrong.size());
+  const bool with_values = !reference.values.empty();
+  for_each_chunk(chunks, [&](std::int64_t c) {
+    const std::size_t first = static_cast<std::size_t>(c) * kChunk;
+    const std::size_t last = std::min(n, first + kChunk);
+    Mismatches& keys = keys_wrong[static_cast<std::size_t>(c)];
+    Mismatches& values = values_wrong[static_cast<std::size_t>(c)];
+    for (std::size_t i = first; i < last; ++i) {
+      if (std::memcmp(&got_keys[i], &reference.keys[i], sizeof(K)) != 0) keys.add(i);
+      if (with_values && got_values[i] != reference.values[i]) values.add(i);
+    }
+  });
+  const Mismatches keys_total = combine(keys_wrong, n), values_total = combine(values_wrong, n);
+  const std::size_t key_errors = keys_total.count, first_key = keys_total.first;
+  const std::size_t value_errors = values_total.count, first_value = values_total.first;
   if (key_errors == 0 && value_errors == 0) return {};
   std::ostringstream text;
   text.precision(9);

@@ -45,10 +45,13 @@ void SortProblem<K>::poison_output() {
 
 template <class K>
 Check SortProblem<K>::check_output() {
-  const Check sorted = check_sorted(keys_out_.download(), values_out_.download(), reference_);
+  keys_out_.download_into(got_keys_);
+  values_out_.download_into(got_values_);
+  const Check sorted = check_sorted(got_keys_, got_values_, reference_);
   if (!sorted.passed) return sorted;
-  const std::vector<K> keys_after = keys_in_.download();
-  if (std::memcmp(keys_after.data(), keys_.data(), keys_.size() * sizeof(K)) != 0 || values_in_.download() != values_)
+  keys_in_.download_into(got_keys_);
+  values_in_.download_into(got_values_);
+  if (std::memcmp(got_keys_.data(), keys_.data(), keys_.size() * sizeof(K)) != 0 || got_values_ != values_)
     return {false, "the input keys or values were modified"};
   return sorted;
 }

@@ -47,6 +47,8 @@ class SortProblem final : public Problem {
   std::vector<K> keys_;
   std::vector<Value> values_;
   Sorted<K> reference_, scratch_;
+  std::vector<K> got_keys_;        ///< the host copy of a check, kept so that its pages stay mapped
+  std::vector<Value> got_values_;  ///< the same for the values
   DeviceBuffer<K> keys_in_;
   DeviceBuffer<Value> values_in_;
   DeviceBuffer<K> keys_out_;

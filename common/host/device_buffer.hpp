@@ -79,6 +79,13 @@ class DeviceBuffer {
     if (count_ > 0) STEPWISE_CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
     return host;
   }
+  /// Copies the whole buffer back into @p host, resized to size() (synchronizes). A vector kept
+  /// from one check to the next has its pages mapped already: at 2^30 elements and more the
+  /// copy then costs the transfer alone, not a first touch of every page as download()'s does.
+  void download_into(std::vector<T>& host) const {
+    host.resize(count_);
+    if (count_ > 0) STEPWISE_CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
+  }
   /// Sets every byte to @p byte, in stream order.
   void fill_bytes(unsigned char byte, cudaStream_t stream = nullptr) {
     if (count_ > 0) STEPWISE_CUDA_CHECK(cudaMemsetAsync(data_, byte, bytes(), stream));

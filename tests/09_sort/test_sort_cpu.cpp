@@ -364,3 +364,20 @@ TEST_CASE_TEMPLATE("a radix pass's places, tile after tile, sort stably by the d
       CHECK_MESSAGE(check.passed, check.detail);
     }
 }
+
+TEST_CASE("the check counts wrong keys in every parallel chunk and names the first") {
+  const std::size_t n = (std::size_t{1} << 21) + 17;  // three chunks of the parallel loops
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  const Sorted<std::uint32_t> reference = sort_reference(make_keys<std::uint32_t>(n, {}, seed), make_values(n));
+  std::vector<std::uint32_t> keys = reference.keys;
+  std::vector<Value> values = reference.values;
+  keys[(std::size_t{1} << 21) + 3] ^= 1u;
+  keys[(std::size_t{1} << 20) + 5] ^= 1u;
+  values[n - 1] ^= 1;
+  const Check check = check_sorted(keys, values, reference);
+  CHECK_FALSE(check.passed);
+  CHECK(check.detail.find("2 of " + std::to_string(n) + " keys differ; first at index 1048581") == 0);
+  CHECK(check.detail.find("1 of " + std::to_string(n) + " values differ") != std::string::npos);
+  CHECK(check.detail.find("first at index " + std::to_string(n - 1)) != std::string::npos);
+}

@@ -6,7 +6,8 @@
 # (the README's tables: both problems, uint32 keys and pairs and uint64 keys, at the default n = 2^26, with stage 5's
 # variant rows), sweeps (--sweep of radix stage 5 and merge stage 3), ncu (the pass kernels' time, DRAM bytes and
 # store sectors), sizes (the tour's problems of this chapter at 2^20..2^28: the ratio-vs-n figure). bin-dir defaults
-# to build/bin, report-dir to build/reports/09 (neither is committed). The gpu mode prints a summary last: each
+# to build/bin, report-dir to build/reports/09 (neither is committed). One part runs only when named: huge (radix
+# and merge sorts of 2^30 and of 2^31 + 5 uint32 keys beside their libraries; about 80 GB of host memory). The gpu mode prints a summary last: each
 # step's exit code and seconds; the full outputs are in report-dir. plot draws the README's figures from the gpu
 # mode's reports (or, with neither a report-dir nor build/reports/09, from chapters/09_sort/results), and the
 # --analyze diagrams (the digit scatter, the look-back chain, the merge passes) from bin-dir's chapter_09_sort (default
@@ -86,6 +87,17 @@ case "$mode" in
     if wants sizes; then
       step sizes "$bin/tour" --chapter 09 --problems --sizes 2^20,2^22,2^24,2^26,2^28 --reps 10 \
         --reports "$reports/size-sweep"
+    fi
+    # 6. Past 2^30: the sizes the other parts leave out (the check needs about 80 GB of host memory at 2^31 + 5).
+    if wants huge; then
+      table radix-uint32-2e30 --problem radix --stage 5 --stage lib --n 2^30 --reps 10 --warmup 2
+      table radix-pairs-2e30 --problem radix --pairs --stage 5 --stage lib --n 2^30 --reps 10 --warmup 2
+      table merge-uint32-2e30 --problem merge --stage 3 --stage lib --n 2^30 --reps 10 --warmup 2
+      table merge-pairs-2e30 --problem merge --pairs --stage 3 --stage lib --n 2^30 --reps 10 --warmup 2
+      table radix-uint32-2e31p5 --problem radix --stage 5 --stage cub::DeviceRadixSort --n 2^31+5 --reps 3 --warmup 1
+      table merge-uint32-2e31p5 --problem merge --stage 3 --stage cub::DeviceMergeSort --n 2^31+5 --reps 3 --warmup 1
+      table radix-1to4-2e31p5 --problem radix --stage 1 --stage 2 --stage 3 --stage 4 --n 2^31+5 --reps 1 --warmup 0
+      table merge-all-2e31p5 --problem merge --n 2^31+5 --reps 1 --warmup 0
     fi
     steps_end
     ;;
