@@ -161,7 +161,14 @@ int run_typed(Session& session, const Plan& plan) {
   session.note(format_count(n) + " " + to_string(plan.type) + " keys in " + format_count(problem.runs()) +
                " runs (the non-empty segments of " + to_string(plan.segments) +
                "); keys and lengths are checked exactly, cub::Unique's keys and count only");
-  return session.run(rle_stages<T>(), problem);
+  std::vector<RleStage<T>> rows;
+  for (const RleStage<T>& stage : rle_stages<T>()) {
+    if (stage.traits.max_items != 0 && n > stage.traits.max_items)
+      session.note(stage.name + " left out: it takes at most " + format_count(stage.traits.max_items) + " keys");
+    else
+      rows.push_back(stage);
+  }
+  return session.run(rows, problem);
 }
 
 }  // namespace

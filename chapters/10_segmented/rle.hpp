@@ -44,6 +44,8 @@ struct RleTraits {
   WorkPlan (*plan)(const SegmentStats& stats, const LaunchShape& shape) = nullptr;
   /// Whether the row writes the run lengths (cub::DeviceSelect::Unique writes the keys only).
   bool writes_counts = true;
+  /// The most keys the row takes (0: any n): a library's count type can hold fewer than --n allows.
+  std::uint64_t max_items = 0;
 };
 
 template <class T>

@@ -254,7 +254,15 @@ TEST_CASE("the tuned row picks by the statistics and explains its pick") {
     };
     CHECK(pick("ones", 100000).unit == WorkUnit::group);
     CHECK(pick("ones", 100000).lanes == 1);
-    CHECK(pick("uniform:32", 100000).lanes >= 8);
+    // The power of two nearest mean / 4 on a log scale: a sample's mean a little above or below 32 gets eight lanes.
+    for (std::uint64_t n : {std::uint64_t{100000}, std::uint64_t{1000003}, std::uint64_t{4000037}}) {
+      CAPTURE(n);
+      const WorkPlan uniform = pick("uniform:32", n);
+      CHECK(uniform.unit == WorkUnit::group);
+      CHECK(uniform.lanes == 8);
+      CHECK(pick("uniform:8", n).lanes == 2);
+      CHECK(pick("uniform:64", n).lanes == 16);
+    }
     CHECK(pick("huge", 100000).unit == WorkUnit::merge);
     CHECK(pick("zipf:1.2", 1000000).unit == WorkUnit::merge);
     CHECK(pick("uniform:100000", 10000000).unit == WorkUnit::block);
@@ -537,6 +545,28 @@ TEST_CASE("--problem rle lists its rows; the Unique row writes no lengths, and t
     CHECK(stage.matches_library == stage.traits.writes_counts);
   }
   CHECK(without_lengths == 1);
+}
+
+TEST_CASE(
+    "the Encode row takes fewer than 2^31 keys (CUB counts them in an int here) and refuses more before it calls CUB") {
+  int refusing_rows = 0;
+  for (const RleStage<float>& stage : rle_stages<float>()) {
+    CAPTURE(stage.name);
+    // The chapter leaves out a row whose max_items is below --n; only Encode's count is an int.
+    CHECK(stage.traits.max_items == (stage.name == "cub::RunLengthEncode" ? 2147483647u : 0u));
+    if (stage.name != "cub::RunLengthEncode") continue;
+    ++refusing_rows;
+    RleArgs<float> args;
+    args.n = std::uint64_t{1} << 31;
+    Workspace none;  // no bytes: no device memory, and the refusal comes first
+    try {
+      stage.launch(args, none, stage.shape, nullptr);
+      FAIL("the row launched 2^31 keys");
+    } catch (const std::invalid_argument& refusal) {
+      CHECK(std::string(refusal.what()).find("n = 2147483648 is above 2^31 - 1") != std::string::npos);
+    }
+  }
+  CHECK(refusing_rows == 1);
 }
 
 TEST_CASE("the Merge Path decomposition without tiles (4 - shared-memory tile), replayed thread by thread, sums") {

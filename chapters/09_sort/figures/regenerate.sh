@@ -108,7 +108,7 @@ case "$mode" in
       --title "Chapter 09: radix sort, speedup of each stage (uint32 keys)"
     tools/plot staircase "$reports/merge-uint32.json" -o "$figures/09_staircase_merge.svg" \
       --title "Chapter 09: merge sort, speedup of each stage (uint32 keys)"
-    plot_ratio 09_sort 2^20,2^22,2^24,2^26,2^28
+    plot_ratio 09_sort 2^20,2^22,2^24,2^26,2^28,2^30
     sort="${3:-build/bin}/chapter_09_sort"
     if [ -x "$sort" ]; then
       analysis=$(mktemp)

@@ -10,7 +10,8 @@
 # huge, and on uniform:32 at 2^20..2^28; the float tables, float32 and float64, best stage and libraries), sweeps (--sweep of segreduce's stages 4 and 5 on
 # uniform:32 and empty:50, of segscan's stage 2 and rle's stage 1 on uniform:32 and huge, of setop's stages 2 and 3 on
 # the intersection of interleaved sets), sizes (the tour's problems of this chapter at 2^20..2^28: the ratio-vs-n
-# figure), ncu (each segreduce kernel's time, DRAM bytes and warp efficiency on uniform:32 and huge at 2^24). bin-dir
+# figure), ncu (each segreduce kernel's time, DRAM bytes and warp efficiency on uniform:32 and huge at 2^24); one part
+# runs only when named: past-2e31 (every row of each problem at 2^31 + 5 items; about 90 GB of host memory). bin-dir
 # defaults to build/bin, report-dir to build/reports/10 (neither is committed; the lecture's JSON reports are copied
 # into chapters/10_segmented/results). The gpu mode prints a summary last: each step's exit code and seconds; the full
 # outputs are in report-dir. plot draws a staircase per table from the gpu mode's reports (or, with neither a report-dir
@@ -162,6 +163,25 @@ case "$mode" in
             --problem segreduce --segments "$segments" --stage "$stage" --n 2^24 --reps 1 --warmup 0
         done
       done
+    fi
+    # 6. Past 2^31 items (named only: it needs about 90 GB of host memory): every row of each problem at 2^31 + 5, one
+    #    timed run (three for the segmented reduce), with the default types and inputs. cub::DeviceRunLengthEncode's
+    #    Encode counts in an int in CUDA 13.0's CUB, so the chapter leaves it out there and rle runs its other rows.
+    if wants past-2e31; then
+      past() {  # past NAME chapter-arguments...
+        local name=$1
+        shift
+        step "$name" "$segmented" "$@" --n 2^31+5 --format markdown --output "$reports/past-2e31/$name.md" \
+          --json "$reports/past-2e31/$name.json"
+      }
+      mkdir -p "$reports/past-2e31"
+      past segreduce-all-2e31p5 --problem segreduce --stage 1 --stage 2 --stage 3 --stage 4 --stage 5 --stage lib \
+        --reps 1 --warmup 0
+      past segreduce-2e31p5 --problem segreduce --stage 1 --stage 5 --stage lib --reps 3 --warmup 1
+      past segscan-2e31p5 --problem segscan --stage 1 --stage 2 --stage lib --reps 1 --warmup 0
+      past rle-stage1-2e31p5 --problem rle --stage 1 --reps 1 --warmup 0
+      past rle-unique-2e31p5 --problem rle --stage cub::Unique --reps 1 --warmup 0
+      past setop-2e31p5 --problem setop --stage 1 --stage 2 --stage 3 --stage lib --reps 1 --warmup 0
     fi
     steps_end
     ;;

@@ -14,8 +14,10 @@
 //     to 97 % on empty:50, empty:99 and zipf:2.5), while Merge Path's tiles read every item and
 //     end with coalesced loads and spend one step on an empty segment;
 //   - otherwise (even lengths), a group of lanes per segment sized to the mean: the power of two
-//     nearest above mean / 4, from 1 lane (a thread per segment, stage 1's work with stage 2's
-//     loop) to 32 (a warp, stage 2), so that each lane adds about four items and few lanes idle.
+//     nearest mean / 4 on a log scale, from 1 lane (a thread per segment, stage 1's work with
+//     stage 2's loop) to 32 (a warp, stage 2), so that each lane adds about four items and few
+//     lanes idle. Nearest, not the next above: uniform:32's mean is 32 give or take a sample's
+//     noise, and eight lanes must not turn into sixteen (half of them idle) when it is 32.003.
 // The report's notes say what it picked for the run's input, and --analyze counts it.
 // Where it picks Merge Path, its three kernels (partitions, tiles, carries) run as a shorter
 // chain than stage 4's: each of the last two is a programmatic dependent launch
@@ -24,6 +26,7 @@
 // tile boundary, 32 probes a step (common/device/warp_merge_path.cuh). At small n the sort of
 // chapter 09 and this reduce are a few short kernels, whose launches and searches are most of
 // their time. The variant rows undo one change each.
+#include <cmath>
 #include <sstream>
 
 #include "host/dispatch.hpp"
@@ -43,7 +46,7 @@ WorkPlan pick(const SegmentStats& stats, const LaunchShape& shape) {
   }
   if (static_cast<double>(stats.max_length) > 3.0 * mean + 1.0) return {WorkUnit::merge, 1, shape.items};
   int lanes = 1;
-  while (lanes < 32 && 4.0 * lanes < mean) lanes *= 2;
+  while (lanes < 32 && 4.0 * lanes * std::sqrt(2.0) < mean) lanes *= 2;
   return {WorkUnit::group, lanes, 0};
 }
 
