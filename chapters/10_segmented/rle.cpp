@@ -171,6 +171,21 @@ int run_typed(Session& session, const Plan& plan) {
   return session.run(rows, problem);
 }
 
+/// Refuses a --stage selection whose every row takes fewer keys than --n: the run would build the
+/// input, then time nothing. A selection with one row that takes --n runs, the others left out.
+void validate(const Plan& plan, const CommonOptions& options) {
+  by_type(plan, [&](auto value) {
+    std::string too_small;
+    for (const RleStage<decltype(value)>& stage : rle_stages<decltype(value)>()) {
+      if (options.stages.empty() || !options.selects(stage.name)) continue;
+      if (stage.traits.max_items == 0 || options.n <= stage.traits.max_items) return;
+      too_small += (too_small.empty() ? "" : ", ") + stage.name + " takes at most " +
+                   format_count(stage.traits.max_items) + " keys";
+    }
+    if (!too_small.empty()) throw UsageError("--stage with " + n_as_given(options) + ": " + too_small);
+  });
+}
+
 }  // namespace
 
 SegmentedProblem rle_problem() {
@@ -180,6 +195,7 @@ SegmentedProblem rle_problem() {
   problem.stages = [](const Plan& plan) {
     return by_type(plan, [](auto value) { return describe(rle_stages<decltype(value)>()); });
   };
+  problem.validate = validate;
   problem.host_bytes = host_bytes;
   problem.analyze = [](const Plan& plan, const CommonOptions& options) {
     return by_type(plan, [&](auto value) {

@@ -201,7 +201,9 @@ TEST_CASE("bad options exit 2 with one line naming what was typed; good ones pas
       {{"--segments", "empty:100"}, "empty:100"},
       {{"--n", "2^32"}, "--n 2^32"},
       {{"--segments", "empty:99", "--n", "2^31"}, "empty:99"},
-      {{"--analyze", "--reps", "3"}, "--reps"}};
+      {{"--analyze", "--reps", "3"}, "--reps"},
+      {{"--problem", "rle", "--stage", "cub::RunLengthEncode", "--n", "2^31+5"},
+       "--stage with --n 2^31+5: cub::RunLengthEncode takes at most 2^31-1 keys"}};
   for (const auto& [bad, named] : refusals) {
     const testing::ParseOutcome outcome = run(bad);
     CAPTURE(named);
@@ -211,6 +213,11 @@ TEST_CASE("bad options exit 2 with one line naming what was typed; good ones pas
   }
   for (const std::string& text : kDistributions)
     if (text != "empty:99") CHECK(run({"--segments", text, "--n", "2^31+5", "--check-options"}).code == 0);
+  // Another selected row takes 2^31 + 5 keys: the run goes on, Encode left out with a note.
+  CHECK(run({"--problem", "rle", "--stage", "lib", "--n", "2^31+5", "--check-options"}).code == 0);
+  CHECK(run({"--problem", "rle", "--stage", "1", "--stage", "cub::RunLengthEncode", "--n", "2^31+5", "--check-options"})
+            .code == 0);
+  CHECK(run({"--problem", "rle", "--stage", "cub::RunLengthEncode", "--n", "2^31-1", "--check-options"}).code == 0);
   CHECK(testing::plan_of(chapter(), {"--type", "float64", "--segments", "huge"}).type == ValueType::float64);
 }
 

@@ -15,13 +15,19 @@
 // pairs are twice as wide as the values through the block scan and the look-back.
 //
 // What makes it run at a copy's speed is what made chapter 02's single pass do so: the look-back is
-// a fixed cost per tile, and three changes shrink it.
-//   - A large tile (288 x 28 for 4-byte values, 288 x 11 for float64, whose 288 x 28 does not
+// a fixed cost per tile, and four changes shrink it or hide it.
+//   - A large tile (288 x 28 for 4-byte values, 288 x 19 for float64, whose 288 x 28 does not
 //     fit; --sweep tries 128, 256, 288 and 384 threads by 7 to 32 items): fewer tiles, so fewer
-//     look-backs, each spread over more items, and 28 loads in flight per thread. With 4-byte
-//     values the keys are transposed through the values' buffer (a warp's slice of either is the
-//     same bytes, and each warp is done with one before it starts the other), so the large tile
-//     needs 32 KB of shared memory, not 64.
+//     look-backs, each spread over more items, and 28 loads in flight per thread. The keys are
+//     transposed through the values' buffer (a warp's slice of keys lies at the start of its slice
+//     of values, and each warp is done with one before it starts the other), so the large tile
+//     needs 32 KB of shared memory, not 64, and a float64 tile of 288 x 19 (44 KB) fits at all
+//     (at 2^26: 0.4672 ms against 0.4776 at 288 x 11, the largest that fitted beside the keys).
+//   - Keys first: the keys are loaded and their head flags set before the values are loaded,
+//     where the two loads went out together (at 2^26: float32 0.3047 ms with both loads
+//     together, 0.2956 keys first, at the same registers, 71 and 72). The warps wait less at the
+//     barrier behind the look-back (Nsight Compute, float32 at 2^24: 10.1 cycles of barrier stall
+//     per issued instruction against 11.6, DRAM at 69.9 % of peak against 66.0 %).
 //   - A packed status: a pair of a flag and an int32 or float sum fits one 64-bit word with the
 //     tile's flag (PackedFlaggedStatus), a float64 pair one 16-byte word whose halves both carry
 //     the flags (PairedFlaggedStatus), so a predecessor's status is one relaxed load, where the
@@ -45,7 +51,6 @@
 #include "algorithm/shared_budget.hpp"
 #include "device/block.cuh"
 #include "device/lookback.cuh"
-#include "device/thread_ops.hpp"
 #include "device/tile.cuh"
 #include "flagged.hpp"
 #include "host/device.hpp"
@@ -61,7 +66,7 @@ namespace {
 constexpr int kThreads = 288;
 constexpr int kItems = 28;
 constexpr int kWideThreads = 288;
-constexpr int kWideItems = 11;
+constexpr int kWideItems = 19;
 constexpr int kFirstThreads = 128;
 constexpr int kFirstItems = 7;
 /// The smallest tile compiled: it sizes the statuses in the workspace.
@@ -73,8 +78,8 @@ constexpr unsigned kBackoffNs = 64;
 constexpr unsigned kFirstPollNs = 2500;
 /// The same for short grids: chapter 02's default.
 constexpr unsigned kShortFirstPollNs = 1245;
-/// Below this many waves (tiles the device holds at once: 396 of 288 x 28 int32 on an H100, 528
-/// of 288 x 11 float64) every tile's wait lies on the path to the kernel's end, and the look-back
+/// Below this many waves (tiles the device holds at once: 396 of 288 x 28 int32 on an H100, 396
+/// of 288 x 19 float64) every tile's wait lies on the path to the kernel's end, and the look-back
 /// takes the shorter first poll.
 constexpr std::uint64_t kManyWaves = 3;
 
@@ -86,16 +91,11 @@ std::uint64_t resident_blocks(Kernel kernel, int threads) {
   return static_cast<std::uint64_t>(std::max(per_sm, 1)) * static_cast<std::uint64_t>(current_sm_count());
 }
 
-/// Whether 4-byte values share their transpose buffer with the keys.
-template <class T>
-constexpr bool kKeysShareValues = sizeof(T) == sizeof(std::uint32_t);
-
-/// Whether a tile of @p nt x @p vt items of T (and their keys, unless they share the values'
-/// buffer) fits the static shared memory.
+/// Whether a tile of @p nt x @p vt items of T fits the static shared memory (the keys share the
+/// values' buffer).
 template <class T>
 constexpr bool fits(int nt, int vt) {
-  return tile_fits(static_cast<std::size_t>(nt) * static_cast<std::size_t>(vt),
-                   sizeof(T) + (kKeysShareValues<T> ? 0 : sizeof(std::uint32_t)));
+  return tile_fits(static_cast<std::size_t>(nt) * static_cast<std::size_t>(vt), sizeof(T));
 }
 
 template <class T>
@@ -108,6 +108,7 @@ struct AllChanges {
   static constexpr bool packed_status = true;  ///< PackedFlaggedStatus (4-byte sums), PairedFlaggedStatus (float64)
   static constexpr unsigned first_poll_ns = kFirstPollNs;             ///< grids of kManyWaves waves or more
   static constexpr unsigned short_first_poll_ns = kShortFirstPollNs;  ///< shorter grids
+  static constexpr bool keys_first = true;  ///< the keys loaded and their heads set before the values load
 };
 /// A variant row runs at the default tile for T only, and compiles no other that fits.
 struct Variant : AllChanges {
@@ -123,17 +124,22 @@ struct WithoutFirstPoll : Variant {
   static constexpr unsigned first_poll_ns = 0;
   static constexpr unsigned short_first_poll_ns = 0;
 };
+/// `2 - keys first`: the values and the keys loaded together, both live until the heads are set.
+struct WithoutKeysFirst : Variant {
+  static constexpr bool keys_first = false;
+};
 /// `2 - large tile`: the 128 x 7 tile it replaced.
 struct WithFirstTile : AllChanges {
   using Threads = IntList<kFirstThreads>;
   using Items = IntList<kFirstItems>;
 };
 
-/// One tile per block, the tile number a ticket (chapter 02's stage 7): the items and their
-/// segment ids loaded warp-striped and moved to thread order, the head flags set, the pairs
-/// reduced, scanned over the block and chained by look-back (look_back_and_publish, after
+/// One tile per block, the tile number a ticket (chapter 02's stage 7): the segment ids loaded
+/// warp-striped and moved to thread order, the head flags set, then the values loaded and moved
+/// (with KeysFirst false, both loaded at once before either moves), the pairs reduced, scanned over the block and
+/// chained by look-back (look_back_and_publish, after
 /// @p first_poll_ns, if not 0), then scanned in registers and stored warp-striped.
-template <int NT, int VT, class T, class Status>
+template <int NT, int VT, bool KeysFirst, class T, class Status>
 __global__ void __launch_bounds__(NT)
     segscan_single_pass(const T* __restrict__ values, const std::uint32_t* __restrict__ ids, T* __restrict__ out,
                         std::uint64_t n, unsigned* ticket_counter, Status status, unsigned first_poll_ns) {
@@ -142,35 +148,56 @@ __global__ void __launch_bounds__(NT)
   constexpr int kTile = NT * VT;
   const Op op;
   __shared__ alignas(8) T items[kTile];
-  __shared__ std::uint32_t own_keys[kKeysShareValues<T> ? 1 : kTile];
   __shared__ typename Scan::Storage scan_storage;
   __shared__ unsigned ticket;
   __shared__ Pair<T> tile_prefix;
-  // A warp's slice of either array is the same bytes when T is 4 bytes, and a warp finishes one
-  // transpose (a __syncwarp) before it starts the next: no warp touches another's slice.
-  std::uint32_t* keys = kKeysShareValues<T> ? reinterpret_cast<std::uint32_t*>(items) : own_keys;
+  // The keys pass through the values' buffer: a warp's slice of keys lies at the start of its own
+  // slice of values (the same bytes for 4-byte values, the first half for 8-byte ones), and a warp
+  // finishes one transpose (a __syncwarp) before it starts the next: no warp touches another's.
+  std::uint32_t* keys = reinterpret_cast<std::uint32_t*>(items) +
+                        tile::warp_slice_begin(threadIdx.x / 32, VT) * (sizeof(T) / sizeof(std::uint32_t) - 1);
   if (threadIdx.x == 0) ticket = atomicAdd(ticket_counter, 1u);
   __syncthreads();
   const std::uint64_t tile = ticket;  // tiles in the order they started: the look-back never waits on an idle one
   const std::uint64_t base = tile * kTile;
   const int count = n - base < kTile ? static_cast<int>(n - base) : kTile;
-  T x[VT];
-  std::uint32_t k[VT];
-  load_warp_striped<NT, VT>(values, base, count, T(0), x);
-  load_warp_striped<NT, VT>(ids, base, count, 0u, k);
-  warp_striped_to_thread_order<NT, VT>(x, items);
-  warp_striped_to_thread_order<NT, VT>(k, keys);
   const std::uint64_t first = base + static_cast<std::uint64_t>(threadIdx.x) * VT;
-  const std::uint32_t previous = first > 0 && first < n ? ids[first - 1] : 0u;
-  Pair<T> p[VT];
+  T x[VT];
+  bool heads[VT];  // the thread's head flags
+  {
+    std::uint32_t k[VT];
+    if constexpr (KeysFirst) {
+      // The keys alone, then the values: the keys are dead (heads set) before the values arrive.
+      load_warp_striped<NT, VT>(ids, base, count, 0u, k);
+      warp_striped_to_thread_order<NT, VT>(k, keys);
+    } else {
+      load_warp_striped<NT, VT>(values, base, count, T(0), x);
+      load_warp_striped<NT, VT>(ids, base, count, 0u, k);
+      warp_striped_to_thread_order<NT, VT>(x, items);
+      warp_striped_to_thread_order<NT, VT>(k, keys);
+    }
+    const std::uint32_t previous = first > 0 && first < n ? ids[first - 1] : 0u;
+#pragma unroll
+    for (int i = 0; i < VT; ++i)
+      heads[i] =
+          static_cast<int>(threadIdx.x) * VT + i < count && (first + i == 0 || k[i] != (i == 0 ? previous : k[i - 1]));
+  }
+  if constexpr (KeysFirst) {
+    load_warp_striped<NT, VT>(values, base, count, T(0), x);
+    warp_striped_to_thread_order<NT, VT>(x, items);
+  }
+  Accum<T> v[VT];
+  Accum<T> since_head = 0;  // the thread's own sum after its last head
+  bool any_head = false;
 #pragma unroll
   for (int i = 0; i < VT; ++i) {
-    const bool head = first + i == 0 || k[i] != (i == 0 ? previous : k[i - 1]);
-    p[i] = static_cast<int>(threadIdx.x) * VT + i < count ? Pair<T>{head ? 1u : 0u, static_cast<Accum<T>>(x[i])}
-                                                          : Op::identity();
+    v[i] = static_cast<Accum<T>>(x[i]);  // 0 past the tile's count: load_warp_striped's fill
+    since_head = heads[i] ? v[i] : Accum<T>(since_head + v[i]);
+    any_head = any_head || heads[i];
   }
   Pair<T> aggregate;
-  const Pair<T> thread_prefix = Scan::exclusive_scan(thread_reduce<VT>(p, op), aggregate, scan_storage, op);
+  const Pair<T> thread_prefix =
+      Scan::exclusive_scan(Pair<T>{any_head ? 1u : 0u, since_head}, aggregate, scan_storage, op);
   Pair<T> prefix = Op::identity();
   if (tile == 0) {
     if (threadIdx.x == 0) status.publish(0, kTileInclusive, aggregate);
@@ -181,11 +208,13 @@ __global__ void __launch_bounds__(NT)
     __syncthreads();
     prefix = tile_prefix;
   }
-  thread_scan<VT>(p, op(prefix, thread_prefix), false, op);
-  T y[VT];
+  Accum<T> running = op(prefix, thread_prefix).value;
 #pragma unroll
-  for (int i = 0; i < VT; ++i) y[i] = to_value<T>(p[i].value);
-  store_thread_order_by_warp<NT, VT>(out, base, count, y, items);
+  for (int i = 0; i < VT; ++i) {
+    running = heads[i] ? v[i] : Accum<T>(running + v[i]);
+    x[i] = to_value<T>(running);
+  }
+  store_thread_order_by_warp<NT, VT>(out, base, count, x, items);
 }
 
 /// Clears the ticket and the statuses, then one block per tile.
@@ -203,7 +232,7 @@ void launch(const SegScanArgs<T>& args, Workspace& workspace, const LaunchShape&
       const std::uint64_t tiles = ceil_div(args.n, kNT * kVT);
       unsigned* ticket = workspace.carve<unsigned>(0, 1);
       const auto run = [&](auto status, const LookbackLayout& layout) {
-        const auto kernel = segscan_single_pass<kNT, kVT, T, decltype(status)>;
+        const auto kernel = segscan_single_pass<kNT, kVT, Changes::keys_first, T, decltype(status)>;
         static const std::uint64_t wave =
             resident_blocks(kernel, kNT);  // per instantiation, so timed runs query nothing
         const unsigned first_poll_ns =
@@ -264,6 +293,7 @@ SegScanStage<T> segscan_single_pass() {
                  launch<T, WithoutPackedStatus>),
       variant_of(stage, "first poll", "the look-back polls as soon as the aggregate is published",
                  launch<T, WithoutFirstPoll>),
+      variant_of(stage, "keys first", "the values and the keys loaded together", launch<T, WithoutKeysFirst>),
       variant_of(stage, "large tile", "the 128 x 7 tile", launch<T, WithFirstTile>),
   };
   stage.variants.back().shape = {kFirstThreads, kFirstItems};
