@@ -151,6 +151,12 @@ double host_bytes(const Plan& plan, std::uint64_t n) {
          4.0 * segments * (value + sizeof(std::uint32_t)) + items * (value + sizeof(std::uint32_t));
 }
 
+/// Whether @p stage takes @p n keys (a row with max_items takes at most that many).
+template <class T>
+bool takes(const RleStage<T>& stage, std::uint64_t n) {
+  return stage.traits.max_items == 0 || n <= stage.traits.max_items;
+}
+
 template <class T>
 int run_typed(Session& session, const Plan& plan) {
   const std::uint64_t n = session.options().n;
@@ -163,7 +169,7 @@ int run_typed(Session& session, const Plan& plan) {
                "); keys and lengths are checked exactly, cub::Unique's keys and count only");
   std::vector<RleStage<T>> rows;
   for (const RleStage<T>& stage : rle_stages<T>()) {
-    if (stage.traits.max_items != 0 && n > stage.traits.max_items)
+    if (!takes(stage, n))
       session.note(stage.name + " left out: it takes at most " + format_count(stage.traits.max_items) + " keys");
     else
       rows.push_back(stage);
@@ -174,11 +180,12 @@ int run_typed(Session& session, const Plan& plan) {
 /// Refuses a --stage selection whose every row takes fewer keys than --n: the run would build the
 /// input, then time nothing. A selection with one row that takes --n runs, the others left out.
 void validate(const Plan& plan, const CommonOptions& options) {
+  if (options.stages.empty()) return;
   by_type(plan, [&](auto value) {
     std::string too_small;
     for (const RleStage<decltype(value)>& stage : rle_stages<decltype(value)>()) {
-      if (options.stages.empty() || !options.selects(stage.name)) continue;
-      if (stage.traits.max_items == 0 || options.n <= stage.traits.max_items) return;
+      if (!options.selects(stage.name)) continue;
+      if (takes(stage, options.n)) return;
       too_small += (too_small.empty() ? "" : ", ") + stage.name + " takes at most " +
                    format_count(stage.traits.max_items) + " keys";
     }
