@@ -2,6 +2,11 @@
 // and the same checks as the distributed stages. One GPU moves 2n bytes; the distributed stages
 // move 4n/G (stage 1) or 3n/G (stage 2) on each GPU plus one AllGather of G values, and the
 // README's speedup is this row's time over theirs.
+//
+// CUB at its best: the values go in as the type and operator its tuned sum is written for,
+// ::cuda::std::plus over uint32 (int32's wrapping sum, bit for bit) or float. Handed the
+// chapter's own operator types (WrappingSum, FloatSum), CUB cannot know they add and runs its
+// generic tuning, which on an H100 at 2^30 int32 took 4.07 ms against 3.49 with plus.
 #include <cub/device/device_scan.cuh>
 
 #include <cstdint>
@@ -10,13 +15,30 @@
 #include "scan.hpp"
 
 namespace stepwise::multigpu {
+namespace {
+
+/// The value type CUB's tuned sum takes for the chapter's @p Op, added with ::cuda::std::plus.
+template <class Op>
+struct LibrarySum;
+template <>
+struct LibrarySum<WrappingSum> {
+  using type = std::uint32_t;
+};
+template <>
+struct LibrarySum<FloatSum> {
+  using type = float;
+};
+template <class Op>
+using LibraryType = typename LibrarySum<Op>::type;
+
+}  // namespace
 
 template <class Op>
 std::size_t cub_scan_temp_bytes(std::size_t n) {
-  using T = typename Op::value_type;
+  using L = LibraryType<Op>;
   std::size_t bytes = 0;
-  STEPWISE_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, bytes, static_cast<const T*>(nullptr),
-                                                     static_cast<T*>(nullptr), Op{}, n));
+  STEPWISE_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, bytes, static_cast<const L*>(nullptr),
+                                                     static_cast<L*>(nullptr), ::cuda::std::plus<L>{}, n));
   return bytes;
 }
 
@@ -28,8 +50,10 @@ void launch(const ScanOperands<Op>& ops, const LaunchShape&) {
   ScanGpuMemory& own = (*ops.memory)[0];
   std::size_t bytes = own.temp.size();
   if (ops.n > 0)
-    STEPWISE_CUDA_CHECK(cub::DeviceScan::InclusiveScan(own.temp.data(), bytes, ops.whole_in, ops.whole_out, Op{}, ops.n,
-                                                       ops.team->stream(0)));
+    STEPWISE_CUDA_CHECK(
+        cub::DeviceScan::InclusiveScan(own.temp.data(), bytes, reinterpret_cast<const LibraryType<Op>*>(ops.whole_in),
+                                       reinterpret_cast<LibraryType<Op>*>(ops.whole_out),
+                                       ::cuda::std::plus<LibraryType<Op>>{}, ops.n, ops.team->stream(0)));
 }
 
 }  // namespace

@@ -14,18 +14,16 @@
 // while the SMs sort the other 1/G. After both, each GPU sorts the keys it received and merges them
 // with its own sorted bucket. Its time is partition + max(exchange, sort of 1/G) + sort of the
 // received keys + merge: the partition pass (one read, one write) buys the overlap of the exchange
-// with a sort. Whether it pays depends on the size: on two H200s, 2^28 keys took 4.28 ms against
-// stage 1's 5.08, but 2^30 keys 16.04 ms against 15.91, because the partition phase took 2.9 ms
-// there, about twice the merge, which reads and writes as much. The partition stages its tile in
-// shared memory by bucket, so that each bucket's run leaves with consecutive threads on
-// consecutive places. On two H100s at 2^30 keys (one machine, stage 2 alone) the phase took 2.82
-// ms with this kernel at 256 x 8 keys, 3.04 ms at 256 x 16, 3.12 ms with the earlier one (256 x 8,
-// each warp writing its own runs). Tried and removed, on another pair of H100s
-// where the earlier kernel took 3.10 ms: a claim per warp instead of per block (5.90 ms: eight
-// times the atomics on one line) and a resident grid that loops over tiles (3.51 ms); on two
-// H200s, a claim per 16,384 keys with a second sweep (3.41 ms against 2.95). The buckets of stage
-// 1 are cut at regular samples of sorted parts; here at regular samples of 2^16 sorted samples a
-// GPU: as even on the inputs measured (max/mean 1.011-1.013 on two GPUs, stage 1's 1.015-1.016).
+// with a sort. The partition stages its tile in shared memory by bucket, so that each bucket's run
+// leaves with consecutive threads on consecutive places, and takes G as a template argument: with
+// G read at run time the kernel held 58 registers a thread and took 2.81 ms for 2^29 keys on an
+// H100, with G = 2 compiled in 32 registers and 1.68 ms (a copy of as many bytes: 1.43 ms). On two H200s at 2^30 keys
+// the stage then took 14.94 ms against stage 1's 15.80 (the partition phase 1.66 ms; 2.79 ms before). Tried and
+// removed, on H100s where the earlier kernel took 3.10 ms: a claim per warp instead of per block (5.90 ms: eight times
+// the atomics on one line) and a resident grid that loops over tiles (3.51 ms); on two H200s, a claim per 16,384 keys
+// with a second sweep (3.41 ms against 2.95). The buckets of stage 1 are cut at regular samples
+// of sorted parts; here at regular samples of 2^16 sorted samples a GPU: as even on the inputs measured
+// (max/mean 1.011-1.013 on two GPUs, stage 1's 1.015-1.016).
 #include <cub/device/device_merge.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
@@ -83,28 +81,30 @@ __global__ void __launch_bounds__(kMaxSampleSlots)
     splitters[j] = valid > 0 ? ordered[splitter_rank(j + 1, static_cast<std::size_t>(valid), gpus)] : kNoSample;
 }
 
-/// Splits @p part[0, count) (first global position @p global_first) into the @p gpus buckets the
-/// @p gpus - 1 @p splitters define: bucket d goes to @p buckets + d * @p capacity, at the place
+/// Splits @p part[0, count) (first global position @p global_first) into the G buckets the
+/// G - 1 @p splitters define: bucket d goes to @p buckets + d * @p capacity, at the place
 /// @p fill[d] hands out (fill[d] ends as bucket d's size). Each warp takes 32 x VT consecutive
 /// keys, 32 at a time; per bucket one ballot gives each key its rank among the warp's keys of
 /// that bucket. The warps' counts give each warp its place in the tile, ordered by bucket, and one
 /// atomic per block and bucket claims the tile's place in the bucket. The keys are staged in
 /// shared memory in that order, then written out with consecutive threads on consecutive places of
 /// a bucket's run. The order within a bucket is the order in which blocks claim, which the sort
-/// that follows makes irrelevant.
-template <int NT, int VT>
+/// that follows makes irrelevant. G is a template argument so that the per-bucket counters and
+/// loops are registers and unrolled code: with G read at run time (up to G) the kernel took
+/// 58 registers and 2.81 ms for 2^29 keys on an H100, with G = 2 compiled in 32 registers and 1.68.
+template <int NT, int VT, int G>
 __global__ void __launch_bounds__(NT)
     partition_into_buckets(const std::uint32_t* __restrict__ part, std::size_t count, std::size_t global_first,
-                           const std::uint64_t* __restrict__ splitters, int gpus, std::uint32_t* __restrict__ buckets,
+                           const std::uint64_t* __restrict__ splitters, std::uint32_t* __restrict__ buckets,
                            std::size_t capacity, unsigned long long* fill) {
   constexpr int kWarps = NT / 32;
-  __shared__ std::uint64_t cuts[kMaxGpus];
-  __shared__ unsigned warp_counts[kWarps][kMaxGpus];
-  __shared__ unsigned warp_offsets[kWarps][kMaxGpus];
-  __shared__ unsigned tile_starts[kMaxGpus + 1];
-  __shared__ unsigned long long claimed[kMaxGpus];
+  __shared__ std::uint64_t cuts[G];
+  __shared__ unsigned warp_counts[kWarps][G];
+  __shared__ unsigned warp_offsets[kWarps][G];
+  __shared__ unsigned tile_starts[G + 1];
+  __shared__ unsigned long long claimed[G];
   __shared__ std::uint32_t staged[NT * VT];
-  if (static_cast<int>(threadIdx.x) + 1 < gpus) cuts[threadIdx.x] = splitters[threadIdx.x];
+  if (static_cast<int>(threadIdx.x) + 1 < G) cuts[threadIdx.x] = splitters[threadIdx.x];
   __syncthreads();
   const int warp = static_cast<int>(threadIdx.x) / 32;
   const unsigned lane = threadIdx.x % 32;
@@ -117,15 +117,14 @@ __global__ void __launch_bounds__(NT)
     const std::size_t index = first + static_cast<std::size_t>(i) * 32;
     key[i] = index < count ? part[index] : 0u;
   }
-  unsigned running[kMaxGpus] = {};
+  unsigned running[G] = {};
 #pragma unroll
   for (int i = 0; i < VT; ++i) {
     const std::size_t index = first + static_cast<std::size_t>(i) * 32;
-    const int bucket = index < count ? bucket_of(key[i], global_first + index, cuts, gpus - 1) : -1;
+    const int bucket = index < count ? bucket_of(key[i], global_first + index, cuts, G - 1) : -1;
     slot[i] = kNoSlot;
 #pragma unroll
-    for (int d = 0; d < kMaxGpus; ++d) {
-      if (d >= gpus) break;
+    for (int d = 0; d < G; ++d) {
       const unsigned mates = __ballot_sync(0xffffffffu, bucket == d);
       if (bucket == d) slot[i] = static_cast<unsigned>(d) << 16 | (running[d] + __popc(mates & lanes_below));
       running[d] += __popc(mates);
@@ -133,11 +132,10 @@ __global__ void __launch_bounds__(NT)
   }
   if (lane == 0)
 #pragma unroll
-    for (int d = 0; d < kMaxGpus; ++d)
-      if (d < gpus) warp_counts[warp][d] = running[d];
+    for (int d = 0; d < G; ++d) warp_counts[warp][d] = running[d];
   __syncthreads();
   const int d = static_cast<int>(threadIdx.x);
-  if (d < gpus) {
+  if (d < G) {
     unsigned before = 0;
     for (int lower = 0; lower < d; ++lower)
       for (int w = 0; w < kWarps; ++w) before += warp_counts[w][lower];
@@ -147,7 +145,7 @@ __global__ void __launch_bounds__(NT)
       total += warp_counts[w][d];
     }
     tile_starts[d] = before;
-    if (d + 1 == gpus) tile_starts[gpus] = before + total;
+    if (d + 1 == G) tile_starts[G] = before + total;
     claimed[d] = total > 0 ? atomicAdd(fill + d, static_cast<unsigned long long>(total)) : 0ull;
   }
   __syncthreads();
@@ -155,18 +153,35 @@ __global__ void __launch_bounds__(NT)
   for (int i = 0; i < VT; ++i)
     if (slot[i] != kNoSlot) staged[warp_offsets[warp][slot[i] >> 16] + (slot[i] & 0xffffu)] = key[i];
   __syncthreads();
-  const unsigned tile_count = tile_starts[gpus];
+  const unsigned tile_count = tile_starts[G];
 #pragma unroll
   for (int i = 0; i < VT; ++i) {
     const unsigned j = static_cast<unsigned>(i * NT) + threadIdx.x;
     if (j < tile_count) {
       int b = 0;
-      for (int c = 1; c < gpus; ++c)
+      for (int c = 1; c < G; ++c)
         if (j >= tile_starts[c]) b = c;
       const std::size_t place = claimed[b];
       const unsigned start = tile_starts[b];
       buckets[static_cast<std::size_t>(b) * capacity + place + (j - start)] = staged[j];
     }
+  }
+}
+
+/// Launches partition_into_buckets for @p gpus buckets (1 to kMaxGpus), G compiled in.
+template <int G = 1>
+void launch_partition(int gpus, unsigned tiles, cudaStream_t stream, const std::uint32_t* part, std::size_t count,
+                      std::size_t global_first, const std::uint64_t* splitters, std::uint32_t* buckets,
+                      std::size_t capacity, unsigned long long* fill) {
+  if constexpr (G <= kMaxGpus) {
+    if (gpus != G)
+      return launch_partition<G + 1>(gpus, tiles, stream, part, count, global_first, splitters, buckets, capacity,
+                                     fill);
+    partition_into_buckets<kPartitionThreads, kPartitionItems, G>
+        <<<tiles, kPartitionThreads, 0, stream>>>(part, count, global_first, splitters, buckets, capacity, fill);
+    STEPWISE_CHECK_LAUNCH();
+  } else {
+    throw std::invalid_argument("partition_into_buckets: more GPUs than kMaxGpus");
   }
 }
 
@@ -221,11 +236,9 @@ void launch(const SortOperands& ops, const LaunchShape&) {
     STEPWISE_CUDA_CHECK(cudaMemsetAsync(row, 0, g_count * sizeof(std::uint64_t), stream));
     if (count > 0) {
       constexpr std::size_t kTile = std::size_t{kPartitionThreads} * kPartitionItems;
-      partition_into_buckets<kPartitionThreads, kPartitionItems>
-          <<<static_cast<unsigned>((count + kTile - 1) / kTile), kPartitionThreads, 0, stream>>>(
-              ops.parts[static_cast<std::size_t>(g)], count, part_begin(n, gpus, g), memory.splitters.data(), gpus,
-              memory.buckets.data(), capacity, reinterpret_cast<unsigned long long*>(row));
-      STEPWISE_CHECK_LAUNCH();
+      launch_partition(gpus, static_cast<unsigned>((count + kTile - 1) / kTile), stream,
+                       ops.parts[static_cast<std::size_t>(g)], count, part_begin(n, gpus, g), memory.splitters.data(),
+                       memory.buckets.data(), capacity, reinterpret_cast<unsigned long long*>(row));
     }
     STEPWISE_CUDA_CHECK(cudaEventRecord(workspace.event(g, kCountMatrix), stream));
   }
