@@ -26,19 +26,6 @@ std::uint64_t uniform_length(std::uint64_t seed, std::uint64_t index, std::uint6
   return lo + seeded_hash(seed, kLengthStream, index) % (hi - lo + 1);
 }
 
-/// A decimal in [lo, hi]: digits and at most one decimal point.
-double parse_real(const std::string& text, double lo, double hi) {
-  const bool digits =
-      !text.empty() && std::count(text.begin(), text.end(), '.') <= 1 &&
-      std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; }) && text != ".";
-  if (!digits) throw std::invalid_argument("not a decimal number");
-  const double value = std::stod(text);
-  if (!(value >= lo && value <= hi))
-    throw std::invalid_argument("out of range [" + std::to_string(lo).substr(0, 3) + ", " +
-                                std::to_string(hi).substr(0, 3) + "]");
-  return value;
-}
-
 }  // namespace
 
 SegmentSpec parse_segments(const std::string& text) {
@@ -56,7 +43,7 @@ SegmentSpec parse_segments(const std::string& text) {
         spec.parameter = static_cast<double>(parse_decimal(argument, 1, std::int64_t{1} << 31));
       } else if (name == "zipf") {
         spec.kind = SegmentSpec::Kind::zipf;
-        spec.parameter = parse_real(argument, 1.1, 4.0);
+        spec.parameter = parse_plain_real(argument, 1.1, 4.0);
       } else {
         spec.kind = SegmentSpec::Kind::empty;
         spec.parameter = static_cast<double>(parse_decimal(argument, 0, 99));

@@ -67,6 +67,11 @@ json distributed_json(const Plan& plan, std::size_t n, int gpus) {
                       {"one_gpu", stage.traits.one_gpu}});
     }
     document["device_traffic"] = rows;
+    document["least_time"] = {
+        {"read_tbps", plan.read_tbps},
+        {"copy_tbps", plan.copy_tbps},
+        {"seconds", scan_least_seconds(n, gpus, value_bytes, plan.read_tbps * 1e12, plan.copy_tbps * 1e12)},
+        {"one_gpu_seconds", scan_least_seconds(n, 1, value_bytes, plan.read_tbps * 1e12, plan.copy_tbps * 1e12)}};
   } else {
     document["samples"] = plan.samples;
     document["exchange_note"] =

@@ -390,13 +390,25 @@ Chapter<Plan> chapter() {
         ->excludes(cli.option("--n"));
     cli.app()
         .add_option("--alpha-us", plan.alpha_us, "--analyze's model: the fixed cost of one step, microseconds")
-        ->check(CLI::Range(0.0, 1e6))
+        ->check(real_in(0.0, 1e6))
         ->capture_default_str()
         ->needs(cli.option("--analyze"));
     cli.app()
         .add_option("--beta-gbps", plan.beta_gbps, "--analyze's model: one link's rate, GB/s")
-        ->check(CLI::Range(1e-3, 1e6))
+        ->check(real_in(0.001, 1e6))
         ->capture_default_str()
+        ->needs(cli.option("--analyze"));
+    cli.app()
+        .add_option("--read-tbps", plan.read_tbps,
+                    "--analyze --problem scan: a read-only pass's rate on one GPU, TB/s, for the scan's bound "
+                    "(default 3.08, an H100's)")
+        ->check(real_in(0.001, 1000.0))
+        ->needs(cli.option("--analyze"));
+    cli.app()
+        .add_option("--copy-tbps", plan.copy_tbps,
+                    "--analyze --problem scan: a copy's rate on one GPU, bytes read and written, TB/s "
+                    "(default 3.05, an H100's)")
+        ->check(real_in(0.001, 1000.0))
         ->needs(cli.option("--analyze"));
   };
   spec.stages = [](const Plan& plan) {
@@ -410,6 +422,11 @@ Chapter<Plan> chapter() {
       if (options.flush == "write") throw UsageError("--flush write: this chapter never flushes L2 (as nccl-tests)");
     }
     plan.sizes.clear();
+    if (plan.problem != ProblemKind::scan && (plan.read_tbps != 0.0 || plan.copy_tbps != 0.0))
+      throw UsageError(std::string(plan.read_tbps != 0.0 ? "--read-tbps" : "--copy-tbps") +
+                       ": only with --problem scan (the scan's bound)");
+    if (plan.read_tbps == 0.0) plan.read_tbps = kH100ReadTbps;
+    if (plan.copy_tbps == 0.0) plan.copy_tbps = kH100CopyTbps;
     if (plan.problem != ProblemKind::allreduce) {
       validate_distributed(plan, options);
       return;

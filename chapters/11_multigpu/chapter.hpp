@@ -27,6 +27,11 @@ enum class KeysOption { unset, uniform, few, sorted, equal };
 enum class TypeOption { float32, int32 };
 
 /// Everything a run needs beyond the common options.
+/// An H100's rates for --analyze's scan bound: chapter 01's cub::DeviceReduce::Sum (a read-only
+/// pass, 3083.5 GB/s at 2^28 int32) and chapter 00's cudaMemcpy (3052 GB/s, bytes read and written).
+inline constexpr double kH100ReadTbps = 3.08;
+inline constexpr double kH100CopyTbps = 3.05;
+
 struct Plan {
   ProblemKind problem = ProblemKind::allreduce;
   TypeOption type = TypeOption::float32;
@@ -44,6 +49,11 @@ struct Plan {
   /// --alpha-us, --beta-gbps: the cost model --analyze predicts with.
   double alpha_us = 10.0;
   double beta_gbps = 100.0;
+  /// --read-tbps, --copy-tbps (--analyze --problem scan): the rates of a read-only pass and of a
+  /// copy on one GPU, with which --analyze bounds the scan's time; 0 (not given) is an H100's,
+  /// kH100ReadTbps and kH100CopyTbps.
+  double read_tbps = 0.0;
+  double copy_tbps = 0.0;
   /// The bytes per GPU of each run, filled in by validation from --n, --bytes and --size-sweep.
   std::vector<std::uint64_t> sizes;
 };

@@ -468,6 +468,17 @@ std::string analyze_distributed(const Plan& plan, std::size_t n, int gpus) {
           << format_bytes(values * value_bytes * stage.traits.accesses) << "  (" << stage.traits.accesses
           << " accesses of 4 B a value" << (stage.traits.one_gpu ? ", GPU 0 alone)" : ")") << "\n";
     }
+    const double least = scan_least_seconds(n, gpus, value_bytes, plan.read_tbps * 1e12, plan.copy_tbps * 1e12);
+    const double one_gpu = scan_least_seconds(n, 1, value_bytes, plan.read_tbps * 1e12, plan.copy_tbps * 1e12);
+    out << "the least time of any schedule (equal parts; R = " << format_fixed(plan.read_tbps, 2)
+        << " TB/s a read-only pass, C = " << format_fixed(plan.copy_tbps, 2)
+        << " TB/s a copy: --read-tbps, --copy-tbps, inputs, not measured):\n";
+    if (gpus == 1)
+      out << "  1 GPU: n x 8 B / C = " << format_fixed(least * 1e3, 4) << " ms\n";
+    else
+      out << "  " << gpus << " GPUs: (n/G x 4 B) / R + (n/G x 8 B) / C = " << format_fixed(least * 1e3, 4)
+          << " ms; one GPU: n x 8 B / C = " << format_fixed(one_gpu * 1e3, 4) << " ms; at most "
+          << format_fixed(one_gpu / least, 2) << "x a one-GPU scan at the copy rate\n";
   }
   out << "bytes each GPU sends and receives, per phase:\n";
   out << "  GPU  phase                            sent      received\n";

@@ -43,6 +43,16 @@ double predicted_seconds(const TrafficCount& count, double alpha_s, double beta_
   return count.steps * alpha_s + (beta_bytes_per_s > 0.0 ? bytes / beta_bytes_per_s : 0.0);
 }
 
+double scan_least_seconds(std::uint64_t n, int gpus, double value_bytes, double read_bytes_per_s,
+                          double copy_bytes_per_s) {
+  if (gpus < 1) throw std::invalid_argument("scan_least_seconds: at least one GPU");
+  if (!(read_bytes_per_s > 0.0) || !(copy_bytes_per_s > 0.0))
+    throw std::invalid_argument("scan_least_seconds: the rates must be positive");
+  const double part = static_cast<double>(n) / gpus;
+  const double scan = part * 2.0 * value_bytes / copy_bytes_per_s;
+  return gpus == 1 ? scan : part * value_bytes / read_bytes_per_s + scan;
+}
+
 AlphaBeta fit_alpha_beta(const std::vector<double>& bytes, const std::vector<double>& seconds) {
   if (bytes.size() != seconds.size()) throw std::invalid_argument("fit_alpha_beta: as many sizes as times");
   double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;

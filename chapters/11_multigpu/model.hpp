@@ -38,6 +38,19 @@ double allreduce_bus_factor(int gpus);
 /// @p alpha_s in seconds, @p beta_bytes_per_s in bytes per second.
 double predicted_seconds(const TrafficCount& count, double alpha_s, double beta_bytes_per_s);
 
+/// The least time in which @p gpus GPUs can scan @p n values of @p value_bytes bytes each, split
+/// into equal contiguous parts (part g on GPU g), when a pass that only reads moves
+/// @p read_bytes_per_s and a copy @p copy_bytes_per_s (bytes read and written) on each GPU. Every
+/// output of GPU g > 0 includes the totals of the parts before it, so GPU g writes nothing final
+/// before those parts have been read once; then it reads and writes its own part. GPU 0 reads its
+/// part for the total and again to scan it (reading it once, its total would come only at the end
+/// of its scan, and the others would wait that long). So, with p = n / G values a part, no
+/// schedule of passes over memory beats p b / R + 2 p b / C, stage 2's sequence; on one GPU, n 2b / C.
+/// Values written early and fixed later pay their 2b again after the wait. Caches are ignored.
+/// @throws std::invalid_argument if @p gpus < 1 or a rate is not positive.
+double scan_least_seconds(std::uint64_t n, int gpus, double value_bytes, double read_bytes_per_s,
+                          double copy_bytes_per_s);
+
 /// A fit t = alpha + x / beta.
 struct AlphaBeta {
   double alpha_s = 0.0;           ///< the fixed cost, seconds

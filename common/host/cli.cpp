@@ -57,6 +57,21 @@ CLI::Validator decimal_in(std::int64_t min, std::int64_t max) {
       "INT in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
 }
 
+CLI::Validator real_in(double min, double max) {
+  std::ostringstream description;
+  description << "NUMBER in [" << min << ", " << max << "]";
+  return CLI::Validator(
+      [min, max](std::string& value) -> std::string {
+        try {
+          parse_plain_real(value, min, max);
+          return {};
+        } catch (const std::invalid_argument& error) {
+          return error.what();
+        }
+      },
+      description.str());
+}
+
 CLI::Validator parsed_by(std::function<void(const std::string&)> parse, const std::string& description) {
   return CLI::Validator(
       [parse = std::move(parse)](std::string& value) -> std::string {

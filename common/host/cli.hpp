@@ -54,6 +54,10 @@ struct CommonOptions {
 /// octal: `010` is ten) and rewrites the value in canonical form before CLI11 converts it.
 CLI::Validator decimal_in(std::int64_t min, std::int64_t max);
 
+/// A CLI11 validator that accepts plain decimal numbers in [@p min, @p max] only
+/// (parse_plain_real: no exponent, hexadecimal, `nan` or `inf`).
+CLI::Validator real_in(double min, double max);
+
 /// A CLI11 validator that accepts what @p parse accepts: @p parse reads the value and throws
 /// std::invalid_argument, whose message becomes the one-line error, when it is malformed.
 /// @p description names the value in --help (`COUNT`, `random|runs:R`).

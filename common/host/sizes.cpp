@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 namespace stepwise {
@@ -111,6 +112,19 @@ std::int64_t parse_decimal(const std::string& text, std::int64_t min, std::int64
     throw std::invalid_argument("'" + text + "' is out of range" + range);
   const std::int64_t value = negative ? -static_cast<std::int64_t>(magnitude) : static_cast<std::int64_t>(magnitude);
   if (value < min || value > max) throw std::invalid_argument("'" + text + "' is out of range" + range);
+  return value;
+}
+
+double parse_plain_real(const std::string& text, double min, double max) {
+  std::ostringstream range;
+  range << " (a decimal number in [" << min << ", " << max << "])";
+  const bool digits =
+      text.size() <= 40 && std::count(text.begin(), text.end(), '.') <= 1 &&
+      std::any_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c) != 0; }) &&
+      std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c) != 0 || c == '.'; });
+  if (!digits) throw std::invalid_argument("'" + text + "' is not a number" + range.str());
+  const double value = std::stod(text);
+  if (!(value >= min && value <= max)) throw std::invalid_argument("'" + text + "' is out of range" + range.str());
   return value;
 }
 

@@ -33,6 +33,11 @@ std::string format_count(std::uint64_t count);
 /// @throws std::invalid_argument with a message naming @p text and the range.
 std::int64_t parse_decimal(const std::string& text, std::int64_t min, std::int64_t max);
 
+/// Parses a plain non-negative decimal number in [@p min, @p max]: digits with at most one
+/// decimal point (`3.05`, `.5`, `354`); no sign, exponent, hexadecimal, `nan` or `inf`, no spaces.
+/// @throws std::invalid_argument with a message naming @p text and the range.
+double parse_plain_real(const std::string& text, double min, double max);
+
 /// The same for unsigned 64-bit values (seeds), in [0, 2^64 - 1].
 std::uint64_t parse_unsigned(const std::string& text);
 

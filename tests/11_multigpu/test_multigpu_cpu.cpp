@@ -338,6 +338,73 @@ TEST_CASE("--analyze: each row's traffic and steps for --gpus, no GPU needed") {
   CHECK(sweep.out.find("1 GiB") != std::string::npos);
 }
 
+TEST_CASE("the scan's least time: a read of every part but the last, then a copy of each part, in parallel") {
+  const std::uint64_t n = std::uint64_t{1} << 30;
+  // One GPU: a copy of all n values of 4 bytes.
+  CHECK(scan_least_seconds(n, 1, 4.0, 3.08e12, 3.05e12) == doctest::Approx(8.0 * n / 3.05e12));
+  // Two GPUs: half of the values read once, then read and written: 0.6972 + 1.4082 ms.
+  const double two = 4.0 * (n / 2) / 3.08e12 + 8.0 * (n / 2) / 3.05e12;
+  CHECK(scan_least_seconds(n, 2, 4.0, 3.08e12, 3.05e12) == doctest::Approx(two));
+  CHECK(two * 1e3 == doctest::Approx(2.1054).epsilon(1e-4));
+  // More GPUs shrink both passes; the bound stays above a copy of n / G values.
+  for (int gpus : {2, 3, 4, 8}) {
+    CAPTURE(gpus);
+    const double least = scan_least_seconds(n, gpus, 4.0, 3.08e12, 3.05e12);
+    CHECK(least > 8.0 * n / gpus / 3.05e12);
+    CHECK(least < scan_least_seconds(n, gpus - 1, 4.0, 3.08e12, 3.05e12));
+  }
+  // A faster read moves only the first term.
+  CHECK(scan_least_seconds(n, 2, 4.0, 6.16e12, 3.05e12) == doctest::Approx(two - 2.0 * (n / 2) / 3.08e12));
+  CHECK_THROWS_AS(scan_least_seconds(n, 0, 4.0, 3.08e12, 3.05e12), std::invalid_argument);
+  CHECK_THROWS_AS(scan_least_seconds(n, 2, 4.0, 0.0, 3.05e12), std::invalid_argument);
+  CHECK_THROWS_AS(scan_least_seconds(n, 2, 4.0, 3.08e12, -1.0), std::invalid_argument);
+}
+
+TEST_CASE("--analyze --problem scan prints the least time; --read-tbps and --copy-tbps only there") {
+  const testing::ParseOutcome defaults = run({"--analyze", "--problem", "scan", "--gpus", "2", "--n", "2^30"});
+  REQUIRE(defaults.code);
+  CHECK(*defaults.code == 0);
+  CHECK(defaults.out.find("R = 3.08 TB/s") != std::string::npos);
+  CHECK(defaults.out.find("C = 3.05 TB/s") != std::string::npos);
+  CHECK(defaults.out.find("= 2.1054 ms; one GPU: n x 8 B / C = 2.8164 ms; at most 1.34x") != std::string::npos);
+  const testing::ParseOutcome given =
+      run({"--analyze", "--problem", "scan", "--gpus", "4", "--n", "2^30", "--read-tbps", "4", "--copy-tbps", "2"});
+  REQUIRE(given.code);
+  CHECK(*given.code == 0);
+  const double least = scan_least_seconds(std::uint64_t{1} << 30, 4, 4.0, 4e12, 2e12);
+  CHECK(given.out.find("= " + format_fixed(least * 1e3, 4) + " ms") != std::string::npos);
+  const testing::ParseOutcome json_out =
+      run({"--analyze", "--format", "json", "--problem", "scan", "--gpus", "4", "--n", "2^30", "--copy-tbps", "2"});
+  REQUIRE(json_out.code);
+  REQUIRE(*json_out.code == 0);
+  const nlohmann::json document = nlohmann::json::parse(json_out.out);
+  const nlohmann::json& bound = document.at("scan").at("least_time");
+  CHECK(bound.at("read_tbps").get<double>() == doctest::Approx(3.08));
+  CHECK(bound.at("copy_tbps").get<double>() == doctest::Approx(2.0));
+  CHECK(bound.at("seconds").get<double>() ==
+        doctest::Approx(scan_least_seconds(std::uint64_t{1} << 30, 4, 4.0, 3.08e12, 2e12)));
+  const testing::ParseOutcome one = run({"--analyze", "--problem", "scan", "--gpus", "1", "--n", "7"});
+  REQUIRE(one.code);
+  CHECK(one.out.find("1 GPU: n x 8 B / C = ") != std::string::npos);
+  struct Refusal {
+    std::vector<std::string> arguments;
+    std::string says;
+  };
+  for (const Refusal& refusal :
+       {Refusal{{"--analyze", "--problem", "sort", "--read-tbps", "4"}, "--read-tbps: only with --problem scan"},
+        Refusal{{"--analyze", "--copy-tbps", "2"}, "--copy-tbps: only with --problem scan"},
+        Refusal{{"--problem", "scan", "--read-tbps", "4"}, "--read-tbps requires --analyze"},
+        Refusal{{"--analyze", "--problem", "scan", "--copy-tbps", "0"}, "--copy-tbps"},
+        Refusal{{"--analyze", "--problem", "scan", "--read-tbps", "nan"}, "--read-tbps"}}) {
+    CAPTURE(refusal.says);
+    const testing::ParseOutcome outcome = run(refusal.arguments);
+    REQUIRE(outcome.code);
+    CHECK(*outcome.code == 2);
+    CHECK(outcome.err.find(refusal.says) != std::string::npos);
+    CHECK(std::count(outcome.err.begin(), outcome.err.end(), '\n') == 1);
+  }
+}
+
 TEST_CASE(
     "--analyze --problem sort|scan: each phase's alpha-beta time on its busiest GPU, from --alpha-us and --beta-gbps") {
   const auto predicted_line = [](const std::string& out, const std::string& phase) {

@@ -71,6 +71,23 @@ TEST_CASE("parse_decimal takes decimal digits only, in range") {
     CHECK_THROWS_AS(parse_decimal(bad, -10, 100), std::invalid_argument);
 }
 
+TEST_CASE("parse_plain_real takes digits and one decimal point, in range, and nothing else") {
+  using stepwise::parse_plain_real;
+  CHECK(parse_plain_real("3.05", 0.001, 1000.0) == 3.05);
+  CHECK(parse_plain_real("354", 0.001, 1e6) == 354.0);
+  CHECK(parse_plain_real(".5", 0.0, 1.0) == 0.5);
+  CHECK(parse_plain_real("7.", 0.0, 10.0) == 7.0);
+  CHECK(parse_plain_real("1000", 0.001, 1000.0) == 1000.0);
+  for (const char* bad : {"nan", "inf", "-1", "+1", "1e3", "0x10", "", ".", "1.2.3", " 1", "1 ", "3,05", "NaN"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH_AS(parse_plain_real(bad, 0.0, 1e6), doctest::Contains("is not a number"), std::invalid_argument);
+  }
+  CHECK_THROWS_WITH_AS(parse_plain_real("0", 0.001, 1000.0), doctest::Contains("'0' is out of range"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_plain_real("1000.5", 0.001, 1000.0),
+                       doctest::Contains("(a decimal number in [0.001, 1000])"), std::invalid_argument);
+}
+
 TEST_CASE("parse_unsigned covers the whole 64-bit range and nothing else") {
   using stepwise::parse_unsigned;
   CHECK(parse_unsigned("0") == 0);
