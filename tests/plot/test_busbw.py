@@ -40,10 +40,10 @@ class BusbwVsSize(unittest.TestCase):
         self.folder = tempfile.TemporaryDirectory()
         self.addCleanup(self.folder.cleanup)
 
-    def draw(self, *documents, expect=0):
+    def draw(self, *documents, expect=0, options=()):
         paths = [write_json(self.folder.name, f"sweep{i}.json", document) for i, document in enumerate(documents)]
         output = os.path.join(self.folder.name, "figure.svg")
-        code, errors = plot("busbw-vs-size", *paths, "-o", output)
+        code, errors = plot("busbw-vs-size", *paths, "-o", output, *options)
         self.assertEqual(code, expect, errors)
         return ("\n".join(svg_texts(output)) if code == 0 else errors)
 
@@ -72,6 +72,21 @@ class BusbwVsSize(unittest.TestCase):
         ring = next(line for line in busbw.parse_team(sweep(2, fail=512), "s").lines if line.name == "ring")
         self.assertEqual(ring.failed, [512])
         self.assertNotIn(512, [size for size, _ in ring.points])
+
+    def test_the_line_rate_is_marked_where_busbw_is_drawn(self):
+        texts = self.draw(sweep(1), sweep(2), options=("--line-rate", "450:NVLink 4, 18 links x 25 GB/s each way"))
+        self.assertEqual(texts.count("NVLink 4, 18 links x 25 GB/s each way: 450 GB/s"), 1)  # the 2-GPU panel only
+        self.assertIn("line rate: 300.5 GB/s", self.draw(sweep(2), options=("--line-rate", "300.5")))
+        self.assertNotIn("line rate", self.draw(sweep(2)))
+        from stepwise_plot.cli import parse_line_rate
+
+        self.assertEqual(parse_line_rate("450:NVLink"), (450.0, "NVLink"))
+        self.assertEqual(parse_line_rate("2.5"), (2.5, "line rate"))
+        for bad in ("0", "-5", "nan", "inf", "1e3", "0x10", "", ":x", "4.5.1", "2000000"):
+            with self.subTest(bad=bad):
+                self.assertRaises(ValueError, parse_line_rate, bad)
+                errors = self.draw(sweep(2), expect=2, options=("--line-rate", bad))
+                self.assertIn(f"--line-rate {bad}:", errors.strip().splitlines()[-1])
 
     def test_bad_input_is_refused(self):
         other = sweep(2)

@@ -104,8 +104,10 @@ def default_title(teams: List[Team]) -> str:
     return "Chapter 11: all-reduce bus bandwidth against the size per GPU"
 
 
-def draw(teams: List[Team], title: Optional[str] = None, sub: Optional[str] = None):
-    """One panel per team, side by side, sharing the y axis."""
+def draw(teams: List[Team], title: Optional[str] = None, sub: Optional[str] = None,
+         line_rate: Optional[Tuple[float, str]] = None):
+    """One panel per team, side by side, sharing the y axis; @p line_rate (GB/s, label), a link's rate each way,
+    dotted on every panel of two or more GPUs (busbw is comparable with it; one GPU's algbw is not)."""
     fig = style.new_figure(6.0 * len(teams) + 1.0, 6.2)
     axes = fig.subplots(1, len(teams), sharey=True, squeeze=False)[0]
     for ax, team in zip(axes, teams):
@@ -126,6 +128,10 @@ def draw(teams: List[Team], title: Optional[str] = None, sub: Optional[str] = No
             for size in line.failed:
                 ax.annotate("FAIL", (size, 0.03), xycoords=ax.get_xaxis_transform(), color=color, fontsize=11,
                             ha="center")
+        if line_rate is not None and team.gpus > 1:
+            rate, name = line_rate
+            ax.axhline(rate, color="#444444", linestyle=":", linewidth=1.5,
+                       label=style.plain(f"{name}: {rate:g} GB/s"))
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         if sizes:
@@ -134,7 +140,7 @@ def draw(teams: List[Team], title: Optional[str] = None, sub: Optional[str] = No
         what = "busbw" if team.gpus > 1 else "algbw (busbw is 0 on one GPU)"
         ax.set_title(f"{team.gpus} GPU{'s' if team.gpus > 1 else ''}: {what}", fontsize=14)
         ax.grid(True, which="major", color="#dddddd", linewidth=0.8)
-        ax.legend(loc="upper left", frameon=False, fontsize=11)
+        ax.legend(loc="lower right", frameon=False, fontsize=11)
     axes[0].set_ylabel("GB/s")
     first = teams[0]
     subtitle = sub if sub is not None else "  ·  ".join(

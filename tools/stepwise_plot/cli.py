@@ -105,6 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
                                 "--size-sweep, a panel per GPU count")
     busbw.add_argument("reports", nargs="+", metavar="SWEEP.json",
                        help="chapter_11_multigpu --size-sweep --format json runs, one per --gpus")
+    busbw.add_argument("--line-rate", metavar="GBPS[:LABEL]",
+                       help="a link's rate each way, marked on every panel of two or more GPUs: a dotted line at GBPS "
+                            "GB/s, named LABEL in the legend (default: line rate)")
     _common(busbw, single=False)
 
     scaling_g = commands.add_parser("gpu-scaling", help="speedup of chapter 11's scan or sort stages over the library "
@@ -156,7 +159,8 @@ def _figure(args: argparse.Namespace):
         from . import busbw
 
         teams = busbw.read_teams(args.reports)
-        return busbw.draw(teams, args.title, args.subtitle), busbw.default_title(teams)
+        rate = parse_line_rate(args.line_rate) if args.line_rate is not None else None
+        return busbw.draw(teams, args.title, args.subtitle, rate), busbw.default_title(teams)
     if args.command == "gpu-scaling":
         from . import gpu_scaling
 
@@ -191,6 +195,17 @@ def _analysis_figure(args: argparse.Namespace):
     return drawer.draw(document, figure, args.title, args.subtitle), drawer.default_title(document, figure)
 
 
+def parse_line_rate(text: str):
+    """--line-rate GBPS[:LABEL]: (GB/s, label). GBPS is a plain positive decimal (digits and one point).
+    @throws ValueError naming what was typed."""
+    number, _, label = text.partition(":")
+    plain = number.count(".") <= 1 and any(c.isdigit() for c in number) and all(c.isdigit() or c == "." for c in number)
+    if not plain or float(number) <= 0.0 or float(number) > 1e6:
+        raise ValueError(f"--line-rate {text}: GBPS must be a decimal number of GB/s above 0 and at most 10^6, "
+                         "then :LABEL if wanted")
+    return float(number), label.strip() or "line rate"
+
+
 def _check_output(parser: argparse.ArgumentParser, path: str) -> None:
     if not path.lower().endswith((".svg", ".png")):
         parser.error(f"-o {path}: the figure's name must end in .svg or .png")
@@ -204,6 +219,11 @@ def parse_arguments(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.command not in ("ratio-table", "library-table"):
         _check_output(parser, args.output)
+    if args.command == "busbw-vs-size" and args.line_rate is not None:
+        try:
+            parse_line_rate(args.line_rate)
+        except ValueError as error:
+            parser.error(str(error))
     return args
 
 

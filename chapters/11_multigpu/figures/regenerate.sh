@@ -104,7 +104,9 @@ case "$mode" in
       echo "plot: no $reports/allreduce-sweep-g*.json: 11_busbw_vs_size.svg not drawn" \
         "(chapters/11_multigpu/figures/regenerate.sh gpu measures them)" >&2
     else
-      tools/plot busbw-vs-size "${sweeps[@]}" -o "$figures/11_busbw_vs_size.svg" || exit $?
+      # NVLink 4 on H100 and H200 (SXM): 18 links of 25 GB/s each way, 900 GB/s both ways together.
+      tools/plot busbw-vs-size "${sweeps[@]}" --line-rate "450:NVLink 4, 18 links x 25 GB/s each way" \
+        -o "$figures/11_busbw_vs_size.svg" || exit $?
     fi
     # The scan and the sort against the GPU count: one report per G at 2^28.
     for figure in scan sort; do
