@@ -4,6 +4,7 @@
 /// cub::DeviceRadixSort of all n keys on GPU 0.
 #pragma once
 
+#include <cuda_runtime.h>
 #include <nccl.h>
 
 #include <cstddef>
@@ -144,6 +145,17 @@ SortStage sample_sort();
 SortStage partition_first_sort();
 /// The library row, stages/sort/lib_cub_radix_sort.cu.
 SortStage cub_radix_sort_one_gpu();
+
+/// Stage 2's partition pass alone (stages/sort/02_partition_first.cu), enqueued on @p stream of
+/// the current device: splits @p part[0, count) (global position of its first key
+/// @p global_first) into the @p buckets buckets (1 to kMaxGpus) that the buckets - 1 packed
+/// @p splitters (device memory) define, bucket d at @p out + d * @p capacity; @p fill[d], zeroed
+/// by the caller, ends as bucket d's size. The stage runs it with one bucket per GPU; the GPU tests
+/// run it for every bucket count on one GPU.
+/// @throws std::invalid_argument if @p buckets is not in [1, kMaxGpus].
+void partition_into_buckets_on(int buckets, const std::uint32_t* part, std::size_t count, std::size_t global_first,
+                               const std::uint64_t* splitters, std::uint32_t* out, std::size_t capacity,
+                               unsigned long long* fill, cudaStream_t stream);
 
 /// The temporary storage cub::DeviceRadixSort needs for @p n keys on the current device.
 std::size_t cub_radix_sort_temp_bytes(std::size_t n);

@@ -2,7 +2,9 @@
 // GPUs (at most 8): both scan stages and the CUB row, int32 exactly and float32 within a bound
 // that a wrong offset breaks, and the sample sort's concatenated output against std::sort, at
 // n = 1, n < G, n not divisible by G and larger n, on uniform and skewed keys (few distinct,
-// sorted, one repeated non-zero key). Skipped (exit 77 through doctest's main) without a GPU.
+// sorted, one repeated non-zero key); and stage 2's partition pass alone on one GPU, for every bucket
+// count from 1 to kMaxGpus, against bucket_of on the CPU (a team of two GPUs runs only G = 1 and 2 of
+// its instantiations). Skipped (exit 77 through doctest's main) without a GPU.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -10,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "communicators.hpp"
@@ -232,4 +235,64 @@ TEST_CASE("the sample sort's concatenated output is the sorted input, on every i
     check_sample_sort(team, 100003, 0, 1);
     check_sample_sort(team, 100003, 1, kMaxSamples);
   }
+}
+
+TEST_CASE("stage 2's partition pass splits a part into 1 to kMaxGpus buckets on one GPU, as bucket_of does") {
+  REQUIRE(visible_device_count() >= 1);
+  const ScopedDevice device(0);
+  std::mt19937_64 generator(20261128);
+  for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{2047}, std::size_t{2049}, std::size_t{100003},
+                        std::size_t{1} << 21})
+    for (int kind = 0; kind < 3; ++kind) {  // random, five distinct keys, one key
+      std::vector<std::uint32_t> keys(n);
+      for (std::uint32_t& key : keys)
+        key = kind == 0   ? static_cast<std::uint32_t>(generator())
+              : kind == 1 ? static_cast<std::uint32_t>(generator() % 5)
+                          : 7u;
+      const std::size_t first = 12345;  // the part's first global position
+      std::vector<std::uint64_t> pairs(n);
+      for (std::size_t i = 0; i < n; ++i) pairs[i] = pack_sample(keys[i], first + i);
+      std::sort(pairs.begin(), pairs.end());
+      const DeviceBuffer<std::uint32_t> part(keys);
+      for (int buckets = 1; buckets <= kMaxGpus; ++buckets) {
+        CAPTURE(n);
+        CAPTURE(kind);
+        CAPTURE(buckets);
+        std::vector<std::uint64_t> splitters(kMaxGpus, kNoSample);
+        for (int j = 0; j + 1 < buckets; ++j) splitters[static_cast<std::size_t>(j)] = pairs[(j + 1) * n / buckets];
+        std::vector<std::vector<std::uint32_t>> expected(static_cast<std::size_t>(buckets));
+        for (std::size_t i = 0; i < n; ++i)
+          expected[static_cast<std::size_t>(bucket_of(keys[i], first + i, splitters.data(), buckets - 1))].push_back(
+              keys[i]);
+        const DeviceBuffer<std::uint64_t> cuts(splitters);
+        DeviceBuffer<std::uint32_t> out(n * static_cast<std::size_t>(buckets));
+        DeviceBuffer<unsigned long long> fill(kMaxGpus);
+        STEPWISE_CUDA_CHECK(cudaMemset(out.data(), 0xff, out.size() * sizeof(std::uint32_t)));
+        STEPWISE_CUDA_CHECK(cudaMemset(fill.data(), 0, fill.size() * sizeof(unsigned long long)));
+        partition_into_buckets_on(buckets, part.data(), n, first, cuts.data(), out.data(), n, fill.data(), nullptr);
+        STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());
+        const std::vector<unsigned long long> sizes = fill.download();
+        const std::vector<std::uint32_t> written = out.download();
+        for (int d = 0; d < kMaxGpus; ++d) {
+          CAPTURE(d);
+          if (d >= buckets) {
+            CHECK(sizes[static_cast<std::size_t>(d)] == 0);
+            continue;
+          }
+          std::vector<std::uint32_t> want = expected[static_cast<std::size_t>(d)];
+          REQUIRE(sizes[static_cast<std::size_t>(d)] == want.size());
+          const auto begin = written.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(d) * n);
+          std::vector<std::uint32_t> got(begin, begin + static_cast<std::ptrdiff_t>(want.size()));
+          std::sort(got.begin(), got.end());
+          std::sort(want.begin(), want.end());
+          CHECK(got == want);
+          // Past its size the bucket keeps the poison: nothing was written beyond it.
+          if (want.size() < n) CHECK(written[static_cast<std::size_t>(d) * n + want.size()] == 0xffffffffu);
+        }
+      }
+    }
+  CHECK_THROWS_AS(partition_into_buckets_on(0, nullptr, 0, 0, nullptr, nullptr, 0, nullptr, nullptr),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(partition_into_buckets_on(kMaxGpus + 1, nullptr, 0, 0, nullptr, nullptr, 0, nullptr, nullptr),
+                  std::invalid_argument);
 }

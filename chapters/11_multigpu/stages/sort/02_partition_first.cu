@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "host/check.hpp"
 #include "nccl_check.hpp"
@@ -234,12 +235,9 @@ void launch(const SortOperands& ops, const LaunchShape&) {
     STEPWISE_CHECK_LAUNCH();
     std::uint64_t* row = memory.counts.data() + g * g_count;
     STEPWISE_CUDA_CHECK(cudaMemsetAsync(row, 0, g_count * sizeof(std::uint64_t), stream));
-    if (count > 0) {
-      constexpr std::size_t kTile = std::size_t{kPartitionThreads} * kPartitionItems;
-      launch_partition(gpus, static_cast<unsigned>((count + kTile - 1) / kTile), stream,
-                       ops.parts[static_cast<std::size_t>(g)], count, part_begin(n, gpus, g), memory.splitters.data(),
-                       memory.buckets.data(), capacity, reinterpret_cast<unsigned long long*>(row));
-    }
+    partition_into_buckets_on(gpus, ops.parts[static_cast<std::size_t>(g)], count, part_begin(n, gpus, g),
+                              memory.splitters.data(), memory.buckets.data(), capacity,
+                              reinterpret_cast<unsigned long long*>(row), stream);
     STEPWISE_CUDA_CHECK(cudaEventRecord(workspace.event(g, kCountMatrix), stream));
   }
   const std::vector<std::uint64_t> counts = gather_count_matrix(ops);
@@ -313,6 +311,18 @@ void launch(const SortOperands& ops, const LaunchShape&) {
 }
 
 }  // namespace
+
+void partition_into_buckets_on(int buckets, const std::uint32_t* part, std::size_t count, std::size_t global_first,
+                               const std::uint64_t* splitters, std::uint32_t* out, std::size_t capacity,
+                               unsigned long long* fill, cudaStream_t stream) {
+  if (buckets < 1 || buckets > kMaxGpus)
+    throw std::invalid_argument("partition_into_buckets_on: " + std::to_string(buckets) + " buckets, not 1 to " +
+                                std::to_string(kMaxGpus));
+  if (count == 0) return;
+  constexpr std::size_t kTile = std::size_t{kPartitionThreads} * kPartitionItems;
+  launch_partition(buckets, static_cast<unsigned>((count + kTile - 1) / kTile), stream, part, count, global_first,
+                   splitters, out, capacity, fill);
+}
 
 std::size_t partition_sort_temp_bytes(std::size_t part, std::size_t n) {
   std::size_t samples_bytes = 0;
