@@ -45,8 +45,9 @@ double predicted_seconds(const TrafficCount& count, double alpha_s, double beta_
 /// before those parts have been read once; then it reads and writes its own part. GPU 0 reads its
 /// part for the total and again to scan it (reading it once, its total would come only at the end
 /// of its scan, and the others would wait that long). So, with p = n / G values a part, no
-/// schedule of passes over memory beats p b / R + 2 p b / C, stage 2's sequence; on one GPU, n 2b / C.
-/// Values written early and fixed later pay their 2b again after the wait. Caches are ignored.
+/// schedule of passes in which each GPU reads and writes only its own part beats p b / R + 2 p b / C,
+/// stage 2's sequence; on one GPU, n 2b / C. Values written early and fixed later pay their 2b again
+/// after the wait. Caches are ignored, and so are schedules that move values over the links.
 /// @throws std::invalid_argument if @p gpus < 1 or a rate is not positive.
 double scan_least_seconds(std::uint64_t n, int gpus, double value_bytes, double read_bytes_per_s,
                           double copy_bytes_per_s);
