@@ -470,8 +470,8 @@ std::string analyze_distributed(const Plan& plan, std::size_t n, int gpus) {
     }
     const double least = scan_least_seconds(n, gpus, value_bytes, plan.read_tbps * 1e12, plan.copy_tbps * 1e12);
     const double one_gpu = scan_least_seconds(n, 1, value_bytes, plan.read_tbps * 1e12, plan.copy_tbps * 1e12);
-    out << "the least time of any schedule that keeps each part on its GPU (equal parts; R = "
-        << format_fixed(plan.read_tbps, 2) << " TB/s a read-only pass, C = " << format_fixed(plan.copy_tbps, 2)
+    out << "the least time of any schedule (equal parts; R = " << format_fixed(plan.read_tbps, 2)
+        << " TB/s a read-only pass, C = " << format_fixed(plan.copy_tbps, 2)
         << " TB/s a copy: --read-tbps, --copy-tbps, inputs, not measured):\n";
     if (gpus == 1)
       out << "  1 GPU: n x 8 B / C = " << format_fixed(least * 1e3, 4) << " ms\n";

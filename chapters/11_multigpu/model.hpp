@@ -45,9 +45,10 @@ double predicted_seconds(const TrafficCount& count, double alpha_s, double beta_
 /// before those parts have been read once; then it reads and writes its own part. GPU 0 reads its
 /// part for the total and again to scan it (reading it once, its total would come only at the end
 /// of its scan, and the others would wait that long). So, with p = n / G values a part, no
-/// schedule of passes in which each GPU reads and writes only its own part beats p b / R + 2 p b / C,
-/// stage 2's sequence; on one GPU, n 2b / C. Values written early and fixed later pay their 2b again
-/// after the wait. Caches are ignored, and so are schedules that move values over the links.
+/// schedule beats p b / R + 2 p b / C, stage 2's sequence; on one GPU, n 2b / C. Values written
+/// early and fixed later pay their 2b again after the wait; moving values between GPUs does not
+/// help, since GPU 0's memory reads its part at R until the total is known and every other part
+/// lies in its own GPU's memory. Caches are ignored.
 /// @throws std::invalid_argument if @p gpus < 1 or a rate is not positive.
 double scan_least_seconds(std::uint64_t n, int gpus, double value_bytes, double read_bytes_per_s,
                           double copy_bytes_per_s);

@@ -5,7 +5,7 @@
 // value before those parts have been read once. The best schedule reads GPU 0's part once for its
 // total (a read-only pass, the faster kind), then every GPU reads and writes its own part with the
 // offset folded in: chapter 11's stage 2. Against one GPU's copy of all n values this caps the
-// speedup of two GPUs well below 2, however good the kernels, as long as each part stays on its GPU.
+// speedup of two GPUs well below 2, however good the kernels.
 //
 // Predict first, by hand: for 2^30 int32 values on an H100 (R = 3.08 TB/s a read-only pass, C =
 // 3.05 TB/s a copy), the least time on 1, 2, 4 and 8 GPUs, and each one's speedup over one GPU's
