@@ -388,28 +388,23 @@ Chapter<Plan> chapter() {
                                                                               {"equal", KeysOption::equal}}));
     cli.add_flag("--size-sweep", plan.size_sweep, "Run 8 B, 32 B, ... x4 ... up to 1 GiB per GPU (or --bytes)")
         ->excludes(cli.option("--n"));
-    cli.app()
-        .add_option("--alpha-us", plan.alpha_us, "--analyze's model: the fixed cost of one step, microseconds")
-        ->check(real_in(0.0, 1e6))
-        ->capture_default_str()
-        ->needs(cli.option("--analyze"));
-    cli.app()
-        .add_option("--beta-gbps", plan.beta_gbps, "--analyze's model: one link's rate, GB/s")
-        ->check(real_in(0.001, 1e6))
-        ->capture_default_str()
-        ->needs(cli.option("--analyze"));
-    cli.app()
-        .add_option("--read-tbps", plan.read_tbps,
-                    "--analyze --problem scan: a read-only pass's rate on one GPU, TB/s, for the scan's bound "
-                    "(default 3.08, an H100's)")
-        ->check(real_in(0.001, 1000.0))
-        ->needs(cli.option("--analyze"));
-    cli.app()
-        .add_option("--copy-tbps", plan.copy_tbps,
-                    "--analyze --problem scan: a copy's rate on one GPU, bytes read and written, TB/s "
-                    "(default 3.05, an H100's)")
-        ->check(real_in(0.001, 1000.0))
-        ->needs(cli.option("--analyze"));
+    // --analyze's model inputs: plain decimals in range, meaningful only beside --analyze.
+    const auto model_input = [&cli](const std::string& name, double& field, const std::string& help, double lo,
+                                    double hi) {
+      return cli.app().add_option(name, field, help)->check(real_in(lo, hi))->needs(cli.option("--analyze"));
+    };
+    model_input("--alpha-us", plan.alpha_us, "--analyze's model: the fixed cost of one step, microseconds", 0.0, 1e6)
+        ->capture_default_str();
+    model_input("--beta-gbps", plan.beta_gbps, "--analyze's model: one link's rate, GB/s", 0.001, 1e6)
+        ->capture_default_str();
+    model_input("--read-tbps", plan.read_tbps,
+                "--analyze --problem scan: a read-only pass's rate on one GPU, TB/s, for the scan's bound (default " +
+                    format_fixed(kH100ReadTbps, 2) + ", an H100's)",
+                0.001, 1000.0);
+    model_input("--copy-tbps", plan.copy_tbps,
+                "--analyze --problem scan: a copy's rate on one GPU, bytes read and written, TB/s (default " +
+                    format_fixed(kH100CopyTbps, 2) + ", an H100's)",
+                0.001, 1000.0);
   };
   spec.stages = [](const Plan& plan) {
     return plan.problem == ProblemKind::allreduce ? describe(allreduce_stages())
