@@ -287,7 +287,7 @@ int run_typed(Session& session, const Plan& plan) {
       }
       const RowWork work{[&] { stage.launch(problem.operands(), stage.shape); }, [&] { problem.poison_outputs(); },
                          [&] { return problem.check_outputs(); }};
-      report.rows.push_back(measure(stage, team, timer, options, bytes, n, work, report.notes));
+      report.rows.push_back(measure(stage, team, timer, options, Flush::none, bytes, n, work, report.notes));
       if (report.rows.back().verdict != Verdict::pass) exit_code = kExitFailed;
     }
   }
@@ -413,8 +413,10 @@ Chapter<Plan> chapter() {
   spec.validate = [](Plan& plan, const CommonOptions& options) {
     if (!options.analyze) {
       if (options.format == Format::csv) throw UsageError("--format csv: this chapter prints table, markdown or json");
-      // Its repetitions always run with a warm cache (--warm-cache is what it does anyway).
-      if (options.flush == "write") throw UsageError("--flush write: this chapter never flushes L2 (as nccl-tests)");
+      // The all-reduce's repetitions always run with a warm cache, as nccl-tests' do (--warm-cache is what it
+      // does anyway); the scan and the sort flush every GPU's L2 as --flush says.
+      if (options.flush == "write" && plan.problem == ProblemKind::allreduce)
+        throw UsageError("--flush write: the all-reduce never flushes L2 (as nccl-tests)");
     }
     plan.sizes.clear();
     if (plan.problem != ProblemKind::scan && (plan.read_tbps != 0.0 || plan.copy_tbps != 0.0))

@@ -69,8 +69,17 @@ SweepReport new_report(const std::string& title, const std::string& problem, con
   report.notes.push_back(
       "n is the values on all GPUs together; GPU g holds part g, the first n mod G parts one longer");
   report.notes.push_back("the bytes/GPU and n/GPU columns hold the whole problem (all n values)");
-  report.notes.push_back("L2 is not flushed between repetitions");
+  report.notes.push_back(options.flush == "none"
+                             ? "L2 is not flushed between repetitions (--warm-cache)"
+                             : "every GPU's L2 is flushed before each repetition (--flush " + options.flush + ")");
   return report;
+}
+
+/// The bytes of the buffer each GPU's L2 flush reads or writes (TeamTimer's L2Flusher), 0 with --warm-cache.
+double flush_bytes(const Session& session) {
+  return session.timing().flush == Flush::none
+             ? 0.0
+             : std::max(2.0 * static_cast<double>(session.device().l2_bytes), 1048576.0);
 }
 
 /// "x.xx x the library row" notes: each passing distributed row's speedup over the one-GPU row.
@@ -211,8 +220,9 @@ int run_scan_typed(Session& session, const Plan& plan, std::size_t n, int gpus) 
     rows.push_back(stage);
     whole = whole || stage.traits.one_gpu;
   }
-  // GPU 0 holds its part, its output, and with the one-GPU row all n values twice.
-  const double gpu0 = 2.0 * sizeof(T) * (static_cast<double>(part_size(n, gpus, 0)) + (whole ? n : 0.0));
+  // GPU 0 holds its part, its output, with the one-GPU row all n values twice, and the flush's buffer.
+  const double gpu0 =
+      2.0 * sizeof(T) * (static_cast<double>(part_size(n, gpus, 0)) + (whole ? n : 0.0)) + flush_bytes(session);
   session.require_device_bytes(gpu0, "--n " + options.n_text + " on GPU 0");
   DeviceTeam team(gpus);
   TeamTimer timer(team);
@@ -222,7 +232,8 @@ int run_scan_typed(Session& session, const Plan& plan, std::size_t n, int gpus) 
   for (const ScanStage<Op>& stage : rows) {
     const RowWork work{[&] { stage.launch(problem.operands(), stage.shape); }, [&] { problem.poison_outputs(); },
                        [&] { return problem.check_outputs(stage.traits.one_gpu); }};
-    report.rows.push_back(measure(stage, team, timer, options, n * sizeof(T), n, work, report.notes));
+    report.rows.push_back(
+        measure(stage, team, timer, options, session.timing().flush, n * sizeof(T), n, work, report.notes));
     if (report.rows.back().verdict != Verdict::pass) exit_code = kExitFailed;
   }
   (void)plan;
@@ -356,8 +367,6 @@ void validate_distributed(Plan& plan, const CommonOptions& options) {
   }
   if (options.sweep) throw UsageError("--sweep: this chapter's stages have no shapes to sweep");
   if (options.format == Format::csv) throw UsageError("--format csv: this chapter prints table, markdown or json");
-  if (options.warm_cache || options.flush != "read")
-    throw UsageError("--flush and --warm-cache: this chapter never flushes L2");
   if (options.n < 1 || options.n > kMaxDistributedN)
     throw UsageError("--n " + options.n_text + ": --problem " + problem + " takes 1 to 2^32 values in all");
   if (plan.problem == ProblemKind::scan && plan.samples != 0)
@@ -389,7 +398,8 @@ int run_sort(Session& session, const Plan& plan, std::size_t n, int gpus) {
     whole = whole || stage.traits.one_gpu;
   }
   const double gpu0 = static_cast<double>(sample_sort_device_bytes(n, gpus, plan.samples, 0, 0) +
-                                          (whole ? 2 * n * sizeof(std::uint32_t) : 0));
+                                          (whole ? 2 * n * sizeof(std::uint32_t) : 0)) +
+                      flush_bytes(session);
   session.require_device_bytes(gpu0, "--n " + options.n_text + " on GPU 0 (each GPU keeps room to receive all n keys)");
   DeviceTeam team(gpus);
   TeamTimer timer(team);
@@ -400,7 +410,8 @@ int run_sort(Session& session, const Plan& plan, std::size_t n, int gpus) {
   for (const SortStage& stage : rows) {
     const RowWork work{[&] { stage.launch(problem.operands(), stage.shape); }, [&] { problem.poison_outputs(); },
                        [&] { return problem.check_outputs(); }};
-    report.rows.push_back(measure(stage, team, timer, options, n * sizeof(std::uint32_t), n, work, report.notes));
+    report.rows.push_back(
+        measure(stage, team, timer, options, session.timing().flush, n * sizeof(std::uint32_t), n, work, report.notes));
     if (report.rows.back().verdict != Verdict::pass) {
       exit_code = kExitFailed;
       continue;

@@ -9,7 +9,7 @@
 namespace stepwise::multigpu {
 
 Measurement measure(const StageInfo& stage, const DeviceTeam& team, TeamTimer& timer, const CommonOptions& options,
-                    std::uint64_t bytes, std::uint64_t n, const RowWork& work, std::vector<std::string>& notes) {
+                    Flush flush, std::uint64_t bytes, std::uint64_t n, const RowWork& work, std::vector<std::string>& notes) {
   Measurement row;
   row.number = stage.number;
   row.stage = stage.name;
@@ -29,7 +29,7 @@ Measurement measure(const StageInfo& stage, const DeviceTeam& team, TeamTimer& t
   TimingOptions timing;
   timing.reps = options.reps;
   timing.warmup = options.warmup;
-  timing.flush = Flush::none;
+  timing.flush = flush;
   timing.hold = !stage.synchronizes;
   work.poison_outputs();
   TimingStats time;

@@ -88,6 +88,9 @@ class Session {
   /// (default: `--n` with its value).
   void require_device_bytes(double bytes, const std::string& what = "") const;
 
+  /// The timing the command line asked for: --reps, --warmup and the flush (--flush, --warm-cache).
+  TimingOptions timing() const;
+
   /// Adds a line to the report's notes (a row left out, and why).
   void note(const std::string& text) { notes_.push_back(text); }
 
@@ -127,7 +130,6 @@ class Session {
   LaunchShape run_shape(const StageInfo& stage, std::vector<std::string>& notes) const;
   ReportRow sweep(const Runnable& stage, Problem& problem, std::vector<ReportRow>& failures);
   Check verify(Problem& problem);
-  TimingOptions timing() const;
   void publish(const Report& report) const;
 
   const ChapterCli& cli_;

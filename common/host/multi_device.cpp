@@ -107,11 +107,27 @@ TeamTimer::~TeamTimer() {
     cudaSetDevice(static_cast<int>(member));
     cudaEventDestroy(starts_[member]);
     cudaEventDestroy(stops_[member]);
+    if (member < flushers_.size()) flushers_[member].reset();
   }
   cudaFreeHost(const_cast<int*>(release_flag_));
 }
 
+void TeamTimer::make_flushers() {
+  if (!flushers_.empty()) return;
+  for (int member = 0; member < team_.size(); ++member) {
+    ScopedDevice device(member);
+    int l2_bytes = 0;
+    STEPWISE_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, member));
+    flushers_.push_back(std::make_unique<L2Flusher>(static_cast<std::size_t>(l2_bytes)));
+  }
+  for (int member = 0; member < team_.size(); ++member) {
+    ScopedDevice device(member);
+    STEPWISE_CUDA_CHECK(cudaDeviceSynchronize());  // the scratch buffers' fills are done
+  }
+}
+
 TimingStats TeamTimer::time(const TeamWork& work, const TimingOptions& options) {
+  if (options.flush != Flush::none) make_flushers();
   for (int i = 0; i < options.warmup; ++i) work(team_);
   team_.synchronize();
   const bool hold = options.hold && holds_streams_;
@@ -123,6 +139,8 @@ TimingStats TeamTimer::time(const TeamWork& work, const TimingOptions& options) 
     try {
       for (int member = 0; member < team_.size(); ++member) {
         ScopedDevice device(member);
+        if (options.flush != Flush::none)
+          flushers_[static_cast<std::size_t>(member)]->flush(options.flush, team_.stream(member));
         if (hold) detail::enqueue_hold(release_flag_, timed_out_flag_, kHoldTimeoutNs, team_.stream(member));
         STEPWISE_CUDA_CHECK(cudaEventRecord(starts_[static_cast<std::size_t>(member)], team_.stream(member)));
       }

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "host/timing.hpp"
@@ -61,13 +62,13 @@ class DeviceTeam {
 using TeamWork = std::function<void(const DeviceTeam&)>;
 
 /// Times work spread over a team with CUDA events on every GPU. Each repetition:
-///  1. a small kernel holds each member's stream (they all spin on one flag in pinned host memory);
-///  2. a start event, the work and a stop event are enqueued on every member behind it;
-///  3. the host releases the flag: every GPU starts at once, and the repetition's time is the
+///  1. every member's L2 is flushed as TimingOptions::flush says (Flush::none leaves the caches
+///     warm, as NVIDIA's nccl-tests do; the flush runs before the hold, outside the timed window);
+///  2. a small kernel holds each member's stream (they all spin on one flag in pinned host memory);
+///  3. a start event, the work and a stop event are enqueued on every member behind it;
+///  4. the host releases the flag: every GPU starts at once, and the repetition's time is the
 ///     slowest GPU's, the largest stop - start over the team (a collective is done when its
 ///     last GPU is).
-/// The L2 caches are not flushed between repetitions (so the repetitions of a size below L2 run
-/// warm, as in NVIDIA's nccl-tests).
 class TeamTimer {
  public:
   explicit TeamTimer(const DeviceTeam& team);
@@ -87,7 +88,11 @@ class TeamTimer {
  private:
   void release() { *release_flag_ = 1; }
 
+  /// Makes each member's flusher, on its own device, the first time a flush is asked for.
+  void make_flushers();
+
   const DeviceTeam& team_;
+  std::vector<std::unique_ptr<L2Flusher>> flushers_;  ///< one a member, once a flush is asked for
   volatile int* release_flag_ = nullptr;
   int* timed_out_flag_ = nullptr;
   std::vector<cudaEvent_t> starts_;

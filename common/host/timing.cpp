@@ -29,8 +29,22 @@ const char* to_string(Flush flush) {
   return "?";
 }
 
-GpuTimer::GpuTimer(std::size_t l2_bytes) : scratch_(std::max<std::size_t>(2 * l2_bytes, 1 << 20)), sink_(1) {
+L2Flusher::L2Flusher(std::size_t l2_bytes) : scratch_(std::max<std::size_t>(2 * l2_bytes, 1 << 20)), sink_(1) {
   scratch_.fill_bytes(0x5A);
+}
+
+void L2Flusher::flush(Flush mode, cudaStream_t stream) {
+  if (mode == Flush::write) {
+    static unsigned char byte = 0;  // alternate the byte so that no write of unchanged data can be skipped
+    scratch_.fill_bytes(++byte == kCanaryByte ? ++byte : byte, stream);
+  } else if (mode == Flush::read) {
+    detail::enqueue_read_flush(scratch_.data(), scratch_.bytes(), sink_.data(), stream);
+  }
+}
+
+void L2Flusher::touch(cudaStream_t stream) { detail::enqueue_read_flush(scratch_.data(), 16, sink_.data(), stream); }
+
+GpuTimer::GpuTimer(std::size_t l2_bytes) : flusher_(l2_bytes) {
   void* flags = nullptr;
   STEPWISE_CUDA_CHECK(cudaHostAlloc(&flags, 2 * sizeof(int), cudaHostAllocMapped));
   release_flag_ = static_cast<int*>(flags);
@@ -48,7 +62,7 @@ GpuTimer::GpuTimer(std::size_t l2_bytes) : scratch_(std::max<std::size_t>(2 * l2
   *timed_out_flag_ = 0;
   const auto before = std::chrono::steady_clock::now();
   detail::enqueue_hold(release_flag_, timed_out_flag_, kProbeTimeoutNs, nullptr);
-  detail::enqueue_read_flush(scratch_.data(), 16, sink_.data(), nullptr);
+  flusher_.touch(nullptr);
   STEPWISE_CUDA_CHECK(cudaEventRecord(start_, nullptr));
   const auto launched = std::chrono::steady_clock::now();
   release();
@@ -63,14 +77,7 @@ GpuTimer::~GpuTimer() {
   cudaFreeHost(const_cast<int*>(release_flag_));
 }
 
-void GpuTimer::flush(Flush mode, cudaStream_t stream) {
-  if (mode == Flush::write) {
-    static unsigned char byte = 0;  // alternate the byte so that no write of unchanged data can be skipped
-    scratch_.fill_bytes(++byte == kCanaryByte ? ++byte : byte, stream);
-  } else if (mode == Flush::read) {
-    detail::enqueue_read_flush(scratch_.data(), scratch_.bytes(), sink_.data(), stream);
-  }
-}
+void GpuTimer::flush(Flush mode, cudaStream_t stream) { flusher_.flush(mode, stream); }
 
 void GpuTimer::hold(cudaStream_t stream) {
   if (!holds_stream_) return;

@@ -37,6 +37,25 @@ struct TimingOptions {
   bool hold = true;
 };
 
+/// Empties the L2 cache of the device that was current when it was made, before a timed
+/// repetition: it reads (Flush::read) or writes (Flush::write) a scratch buffer twice the L2.
+class L2Flusher {
+ public:
+  /// Allocates the scratch buffer on the current device: twice @p l2_bytes, at least 1 MiB.
+  explicit L2Flusher(std::size_t l2_bytes);
+
+  /// Enqueues one flush on @p stream, a stream of the flusher's device (nothing for Flush::none).
+  void flush(Flush mode, cudaStream_t stream);
+
+  /// Enqueues a read of the buffer's first 16 bytes: a kernel of the flush's kind that takes no
+  /// time, for probing whether launches are asynchronous.
+  void touch(cudaStream_t stream);
+
+ private:
+  DeviceBuffer<unsigned char> scratch_;
+  DeviceBuffer<unsigned> sink_;
+};
+
 /// A piece of GPU work: every launch of one stage, enqueued on the given stream. It must not
 /// synchronize with the host (the stream is held while it is enqueued) unless it is timed with
 /// TimingOptions::hold false.
@@ -71,8 +90,7 @@ class GpuTimer {
   void hold(cudaStream_t stream);
   void release();
 
-  DeviceBuffer<unsigned char> scratch_;
-  DeviceBuffer<unsigned> sink_;
+  L2Flusher flusher_;
   volatile int* release_flag_ = nullptr;  ///< pinned, mapped host memory the holding kernel polls
   int* timed_out_flag_ = nullptr;         ///< pinned: set by the holding kernel if nobody released it
   cudaEvent_t start_ = nullptr;

@@ -305,6 +305,23 @@ TEST_CASE("options: bad values exit 2 with one line, before any GPU") {
   CHECK(*good.code == 0);
 }
 
+TEST_CASE("the all-reduce refuses --flush write; the scan and the sort take every flush") {
+  const testing::ParseOutcome allreduce = run({"--problem", "allreduce", "--flush", "write", "--check-options"});
+  REQUIRE(allreduce.code);
+  CHECK(*allreduce.code == 2);
+  for (const char* problem : {"scan", "sort"})
+    for (const std::vector<std::string>& flush : std::vector<std::vector<std::string>>{
+             {"--flush", "read"}, {"--flush", "write"}, {"--warm-cache"}}) {
+      CAPTURE(problem);
+      CAPTURE(flush.front());
+      std::vector<std::string> args{"--problem", problem, "--n", "2^20", "--gpus", "2", "--check-options"};
+      args.insert(args.end(), flush.begin(), flush.end());
+      const testing::ParseOutcome outcome = run(args);
+      REQUIRE(outcome.code);
+      CHECK(*outcome.code == 0);
+    }
+}
+
 TEST_CASE("--gpus above the visible GPUs is refused with exit 2; without a GPU the run says 77 instead") {
   Plan plan;
   plan.gpus = 3;
