@@ -79,7 +79,7 @@ SweepReport new_report(const std::string& title, const std::string& problem, con
 double flush_bytes(const Session& session) {
   return session.timing().flush == Flush::none
              ? 0.0
-             : std::max(2.0 * static_cast<double>(session.device().l2_bytes), 1048576.0);
+             : static_cast<double>(L2Flusher::buffer_bytes(session.device().l2_bytes));
 }
 
 /// "x.xx x the library row" notes: each passing distributed row's speedup over the one-GPU row.

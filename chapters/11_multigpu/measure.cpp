@@ -9,7 +9,8 @@
 namespace stepwise::multigpu {
 
 Measurement measure(const StageInfo& stage, const DeviceTeam& team, TeamTimer& timer, const CommonOptions& options,
-                    Flush flush, std::uint64_t bytes, std::uint64_t n, const RowWork& work, std::vector<std::string>& notes) {
+                    Flush flush, std::uint64_t bytes, std::uint64_t n, const RowWork& work,
+                    std::vector<std::string>& notes) {
   Measurement row;
   row.number = stage.number;
   row.stage = stage.name;

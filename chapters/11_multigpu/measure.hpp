@@ -48,6 +48,7 @@ struct RowWork {
 /// @param notes the report's notes
 /// @return the row: its verdict (with the failing check's detail) and, when it passed, its time
 Measurement measure(const StageInfo& stage, const DeviceTeam& team, TeamTimer& timer, const CommonOptions& options,
-                    Flush flush, std::uint64_t bytes, std::uint64_t n, const RowWork& work, std::vector<std::string>& notes);
+                    Flush flush, std::uint64_t bytes, std::uint64_t n, const RowWork& work,
+                    std::vector<std::string>& notes);
 
 }  // namespace stepwise::multigpu

@@ -29,9 +29,7 @@ const char* to_string(Flush flush) {
   return "?";
 }
 
-L2Flusher::L2Flusher(std::size_t l2_bytes) : scratch_(std::max<std::size_t>(2 * l2_bytes, 1 << 20)), sink_(1) {
-  scratch_.fill_bytes(0x5A);
-}
+L2Flusher::L2Flusher(std::size_t l2_bytes) : scratch_(buffer_bytes(l2_bytes)), sink_(1) { scratch_.fill_bytes(0x5A); }
 
 void L2Flusher::flush(Flush mode, cudaStream_t stream) {
   if (mode == Flush::write) {

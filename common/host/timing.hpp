@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <vector>
@@ -41,8 +42,11 @@ struct TimingOptions {
 /// repetition: it reads (Flush::read) or writes (Flush::write) a scratch buffer twice the L2.
 class L2Flusher {
  public:
-  /// Allocates the scratch buffer on the current device: twice @p l2_bytes, at least 1 MiB.
+  /// Allocates the scratch buffer on the current device: buffer_bytes(@p l2_bytes).
   explicit L2Flusher(std::size_t l2_bytes);
+
+  /// The scratch buffer's size for an L2 of @p l2_bytes: twice the L2, at least 1 MiB.
+  static std::size_t buffer_bytes(std::size_t l2_bytes) { return std::max<std::size_t>(2 * l2_bytes, 1 << 20); }
 
   /// Enqueues one flush on @p stream, a stream of the flusher's device (nothing for Flush::none).
   void flush(Flush mode, cudaStream_t stream);

@@ -310,8 +310,8 @@ TEST_CASE("the all-reduce refuses --flush write; the scan and the sort take ever
   REQUIRE(allreduce.code);
   CHECK(*allreduce.code == 2);
   for (const char* problem : {"scan", "sort"})
-    for (const std::vector<std::string>& flush : std::vector<std::vector<std::string>>{
-             {"--flush", "read"}, {"--flush", "write"}, {"--warm-cache"}}) {
+    for (const std::vector<std::string>& flush :
+         std::vector<std::vector<std::string>>{{"--flush", "read"}, {"--flush", "write"}, {"--warm-cache"}}) {
       CAPTURE(problem);
       CAPTURE(flush.front());
       std::vector<std::string> args{"--problem", problem, "--n", "2^20", "--gpus", "2", "--check-options"};
