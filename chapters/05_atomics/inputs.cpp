@@ -30,16 +30,6 @@ std::uint64_t parse_run(const std::string& name, const std::string& text) {
   return run;
 }
 
-/// Runs @p body(first, last) over the ranges [first, last) that split [0, @p count) into pieces
-/// of @p per_chunk, in parallel.
-template <class Body>
-void for_each_range(std::uint64_t count, std::uint64_t per_chunk, Body body) {
-  for_each_chunk(static_cast<std::int64_t>((count + per_chunk - 1) / per_chunk), [&](std::int64_t chunk) {
-    const std::uint64_t first = static_cast<std::uint64_t>(chunk) * per_chunk;
-    body(first, std::min(count, first + per_chunk));
-  });
-}
-
 /// The bins of one group's runs under runs:R: @p count distinct bins of [0, @p bins) (count <=
 /// bins, count <= kMaxGroupRuns), every count-subset equally likely and in random order, from the
 /// random numbers splitmix64(@p draw + 0, 1, ...). Floyd's sampling picks the set in count draws

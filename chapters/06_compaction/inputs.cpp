@@ -14,24 +14,12 @@
 namespace stepwise::compaction {
 namespace {
 
-/// Elements per chunk of the parallel loops.
-constexpr std::size_t kChunk = std::size_t{1} << 20;
-
 /// The random streams of an input: which elements are kept, their keys, flags and values.
 enum Stream : std::uint64_t { kKeepStream = 1, kKeyStream = 2, kFlagStream = 3, kValueStream = 4 };
 
 /// A 64-bit hash of (seed, stream, index).
 std::uint64_t hash(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
   return splitmix64(splitmix64(seed + stream * 0x632BE59BD9B4E019ull) + index);
-}
-
-/// Runs @p body(first, last) over [0, @p n) in chunks of kChunk elements, in parallel.
-template <class Body>
-void for_each_range(std::size_t n, Body body) {
-  for_each_chunk(static_cast<std::int64_t>((n + kChunk - 1) / kChunk), [&](std::int64_t chunk) {
-    const std::size_t first = static_cast<std::size_t>(chunk) * kChunk;
-    body(first, std::min(n, first + kChunk));
-  });
 }
 
 template <class K>
@@ -72,7 +60,7 @@ std::vector<std::uint64_t> pair_words(const std::vector<K>& keys, const std::vec
                                       std::size_t count) {
   std::vector<std::uint64_t> words(count);
   const bool payload = !values.empty();
-  for_each_range(count, [&](std::size_t first, std::size_t last) {
+  for_each_range(count, kHostChunk, [&](std::size_t first, std::size_t last) {
     for (std::size_t i = first; i < last; ++i)
       words[i] = payload ? (bits_of(keys[i]) << 32 | bits_of(values[i])) : bits_of(keys[i]);
   });
@@ -117,7 +105,7 @@ SelectInput<K> make_input(std::size_t n, double selectivity, const Pattern& patt
   input.keys.resize(n);
   input.flags.resize(n);
   if (payload) input.values.resize(n);
-  for_each_range(n, [&](std::size_t first, std::size_t last) {
+  for_each_range(n, kHostChunk, [&](std::size_t first, std::size_t last) {
     for (std::size_t i = first; i < last; ++i) {
       const bool kept = is_kept(seed, i, selectivity, pattern);
       const std::uint64_t key_bits = hash(seed, kKeyStream, i);

@@ -11,7 +11,7 @@ namespace stepwise::divergence {
 namespace {
 
 /// Elements per chunk of the parallel host loops (a multiple of the warp).
-constexpr std::size_t kHostChunk = std::size_t{1} << 16;
+constexpr std::size_t kInputChunk = std::size_t{1} << 16;
 
 /// A 64-bit hash of (seed, stream, index): element i of a stream depends on nothing else.
 std::uint64_t hash(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
@@ -20,14 +20,6 @@ std::uint64_t hash(std::uint64_t seed, std::uint64_t stream, std::uint64_t index
 
 /// A uniform double in [0, 1) from a hash.
 double uniform(std::uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1p-53; }
-
-template <class Body>
-void for_each_host_chunk(std::size_t n, Body body) {
-  for_each_chunk(static_cast<std::int64_t>((n + kHostChunk - 1) / kHostChunk), [&](std::int64_t chunk) {
-    const std::size_t begin = static_cast<std::size_t>(chunk) * kHostChunk;
-    body(begin, std::min(n, begin + kHostChunk));
-  });
-}
 
 }  // namespace
 
@@ -53,7 +45,7 @@ Mutation mutation_work(const Plan& plan, std::uint64_t seed) {
 std::vector<std::uint32_t> synthetic_input(std::size_t n, unsigned paths, double divergence, std::uint64_t seed) {
   if (paths < 1 || paths > kMaxPaths) throw std::invalid_argument("synthetic_input: paths must be 1 to 8");
   std::vector<std::uint32_t> input(n);
-  for_each_host_chunk(n, [&](std::size_t begin, std::size_t end) {
+  for_each_range(n, kInputChunk, [&](std::size_t begin, std::size_t end) {
     for (std::size_t warp_begin = begin; warp_begin < end; warp_begin += kWarp) {
       const std::size_t warp = warp_begin / kWarp;
       const bool mixed = uniform(hash(seed, 1, warp)) < divergence;
@@ -69,7 +61,7 @@ std::vector<std::uint32_t> synthetic_input(std::size_t n, unsigned paths, double
 
 std::vector<Genome> random_population(std::size_t n, std::uint64_t seed) {
   std::vector<Genome> population(n);
-  for_each_host_chunk(n, [&](std::size_t begin, std::size_t end) {
+  for_each_range(n, kInputChunk, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       const std::uint64_t low = hash(seed, 5, i), high = hash(seed, 6, i);
       population[i] = {{static_cast<std::uint32_t>(low), static_cast<std::uint32_t>(low >> 32),
@@ -83,7 +75,7 @@ template <class W>
 std::vector<typename W::Item> run_reference(const W& work, const std::vector<typename W::Item>& input, unsigned steps) {
   std::vector<typename W::Item> current = input;
   for (unsigned step = 0; step < steps; ++step) {
-    for_each_host_chunk(current.size(), [&](std::size_t begin, std::size_t end) {
+    for_each_range(current.size(), kInputChunk, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i)
         current[i] = work.apply(current[i], work.path(current[i], i, step), i, step);
     });
@@ -94,7 +86,7 @@ std::vector<typename W::Item> run_reference(const W& work, const std::vector<typ
 template <class W>
 std::vector<std::uint8_t> paths_of(const W& work, const std::vector<typename W::Item>& input, unsigned step) {
   std::vector<std::uint8_t> paths(input.size());
-  for_each_host_chunk(input.size(), [&](std::size_t begin, std::size_t end) {
+  for_each_range(input.size(), kInputChunk, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) paths[i] = static_cast<std::uint8_t>(work.path(input[i], i, step));
   });
   return paths;
@@ -103,11 +95,11 @@ std::vector<std::uint8_t> paths_of(const W& work, const std::vector<typename W::
 template <class W>
 void order_on_host(const W& work, std::size_t n, unsigned step, std::uint32_t* order) {
   static_assert(!W::kPathReadsItem, "order_on_host computes paths without the elements");
-  const std::size_t chunks = (n + kHostChunk - 1) / kHostChunk;
+  const std::size_t chunks = (n + kInputChunk - 1) / kInputChunk;
   std::vector<std::size_t> counts(chunks * kMaxPaths, 0);
   const auto path = [&](std::size_t i) { return work.path(typename W::Item{}, i, step); };
-  for_each_host_chunk(n, [&](std::size_t begin, std::size_t end) {
-    std::size_t* count = &counts[begin / kHostChunk * kMaxPaths];
+  for_each_range(n, kInputChunk, [&](std::size_t begin, std::size_t end) {
+    std::size_t* count = &counts[begin / kInputChunk * kMaxPaths];
     for (std::size_t i = begin; i < end; ++i) ++count[path(i)];
   });
   std::size_t offset = 0;  // counts become offsets: path by path, chunk by chunk within a path
@@ -117,8 +109,8 @@ void order_on_host(const W& work, std::size_t n, unsigned step, std::uint32_t* o
       counts[chunk * kMaxPaths + p] = offset;
       offset += count;
     }
-  for_each_host_chunk(n, [&](std::size_t begin, std::size_t end) {
-    std::size_t* next = &counts[begin / kHostChunk * kMaxPaths];
+  for_each_range(n, kInputChunk, [&](std::size_t begin, std::size_t end) {
+    std::size_t* next = &counts[begin / kInputChunk * kMaxPaths];
     for (std::size_t i = begin; i < end; ++i) order[next[path(i)]++] = static_cast<std::uint32_t>(i);
   });
 }

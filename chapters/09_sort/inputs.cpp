@@ -5,10 +5,11 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "algorithm/merge_path.hpp"
 #include "host/data.hpp"
 #include "host/parallel.hpp"
+#include "host/parallel_sort.hpp"
 #include "host/sizes.hpp"
+#include "host/verify.hpp"
 
 namespace stepwise::sort {
 namespace {
@@ -16,11 +17,6 @@ namespace {
 /// The random streams of an input (data.hpp's seeded_hash).
 constexpr std::uint64_t kKeyStream = 1;
 constexpr std::uint64_t kPickStream = 2;
-
-/// Elements per chunk of the parallel loops.
-constexpr std::size_t kChunk = std::size_t{1} << 20;
-
-std::int64_t chunks_of(std::size_t n) { return static_cast<std::int64_t>((n + kChunk - 1) / kChunk); }
 
 /// The key whose bits are the low bits of @p word.
 template <class K>
@@ -42,25 +38,6 @@ std::uint64_t and_of_words(std::uint64_t seed, std::uint64_t index, std::uint64_
   return word;
 }
 
-/// The mismatches of a checked range: how many, and the index of the first.
-struct Mismatches {
-  std::size_t count = 0;
-  std::size_t first = 0;
-  void add(std::size_t index) {
-    if (count++ == 0) first = index;
-  }
-};
-
-/// The mismatches of every chunk together, in chunk order (@p none: the first index when there are none).
-Mismatches combine(const std::vector<Mismatches>& chunks, std::size_t none) {
-  Mismatches total{0, none};
-  for (const Mismatches& chunk : chunks) {
-    if (chunk.count != 0 && total.count == 0) total.first = chunk.first;
-    total.count += chunk.count;
-  }
-  return total;
-}
-
 /// One reference entry: a key's ordered bits and its input position; ordering by both sorts
 /// stably by the bits.
 template <class K>
@@ -73,41 +50,6 @@ struct Entry {
   std::uint64_t index;
   bool operator<(const Entry& other) const { return bits != other.bits ? bits < other.bits : index < other.index; }
 };
-
-/// Sorts @p items in parallel: chunks sorted on their own, then merged pairwise, level by level.
-/// Every level is cut into pieces of kChunk outputs by Merge Path (chapter 03's search), so that
-/// the last levels, with one or two pairs left, keep every thread busy too.
-template <class T>
-void parallel_sort(std::vector<T>& items) {
-  const std::size_t n = items.size();
-  const std::int64_t chunks = chunks_of(n);
-  for_each_chunk(chunks, [&](std::int64_t c) {
-    const std::size_t first = static_cast<std::size_t>(c) * kChunk;
-    std::sort(items.begin() + first, items.begin() + std::min(n, first + kChunk));
-  });
-  if (chunks <= 1) return;
-  std::vector<T> merged(n);
-  for (std::size_t width = kChunk; width < n; width *= 2) {
-    // Piece c writes the outputs [c kChunk, (c + 1) kChunk) of the level; its pair is the one those fall in.
-    for_each_chunk(chunks, [&](std::int64_t c) {
-      const std::size_t out_first = static_cast<std::size_t>(c) * kChunk;
-      const std::size_t pair_first = out_first / (2 * width) * (2 * width);
-      const std::size_t middle = std::min(n, pair_first + width);
-      const std::size_t pair_last = std::min(n, pair_first + 2 * width);
-      const T* a = items.data() + pair_first;
-      const T* b = items.data() + middle;
-      const std::size_t a_count = middle - pair_first, b_count = pair_last - middle;
-      const std::size_t diagonal = out_first - pair_first;
-      const std::size_t diagonal_end = std::min(pair_last, out_first + kChunk) - pair_first;
-      const auto less = [](const T& x, const T& y) { return x < y; };
-      const std::size_t a_begin = merge_path(a, a_count, b, b_count, diagonal, less);
-      const std::size_t a_end = merge_path(a, a_count, b, b_count, diagonal_end, less);
-      std::merge(a + a_begin, a + a_end, b + (diagonal - a_begin), b + (diagonal_end - a_end),
-                 merged.begin() + out_first);
-    });
-    items.swap(merged);
-  }
-}
 
 }  // namespace
 
@@ -173,9 +115,7 @@ std::vector<K> make_keys(std::size_t n, const InputClass& input, std::uint64_t s
   using Kind = InputClass::Kind;
   std::vector<K> keys(n);
   const std::uint64_t the_key = seeded_hash(seed, kKeyStream, 0);
-  for_each_chunk(chunks_of(n), [&](std::int64_t c) {
-    const std::size_t first = static_cast<std::size_t>(c) * kChunk;
-    const std::size_t last = std::min(n, first + kChunk);
+  for_each_range(n, kHostChunk, [&](std::size_t first, std::size_t last) {
     for (std::size_t i = first; i < last; ++i) {
       std::uint64_t word = 0;
       switch (input.kind) {
@@ -204,9 +144,7 @@ std::vector<K> make_keys(std::size_t n, const InputClass& input, std::uint64_t s
 
 std::vector<Value> make_values(std::size_t n) {
   std::vector<Value> values(n);
-  for_each_chunk(chunks_of(n), [&](std::int64_t c) {
-    const std::size_t first = static_cast<std::size_t>(c) * kChunk;
-    const std::size_t last = std::min(n, first + kChunk);
+  for_each_range(n, kHostChunk, [&](std::size_t first, std::size_t last) {
     for (std::size_t i = first; i < last; ++i) values[i] = static_cast<Value>(i & 0x7fffffffu);
   });
   return values;
@@ -216,18 +154,14 @@ template <class K>
 Sorted<K> sort_reference(const std::vector<K>& keys, const std::vector<Value>& values) {
   const std::size_t n = keys.size();
   std::vector<Entry<K>> entries(n);
-  for_each_chunk(chunks_of(n), [&](std::int64_t c) {
-    const std::size_t first = static_cast<std::size_t>(c) * kChunk;
-    const std::size_t last = std::min(n, first + kChunk);
+  for_each_range(n, kHostChunk, [&](std::size_t first, std::size_t last) {
     for (std::size_t i = first; i < last; ++i) entries[i] = {ordered_bits(keys[i]), i};
   });
   parallel_sort(entries);
   Sorted<K> sorted;
   sorted.keys.resize(n);
   if (!values.empty()) sorted.values.resize(n);
-  for_each_chunk(chunks_of(n), [&](std::int64_t c) {
-    const std::size_t first = static_cast<std::size_t>(c) * kChunk;
-    const std::size_t last = std::min(n, first + kChunk);
+  for_each_range(n, kHostChunk, [&](std::size_t first, std::size_t last) {
     for (std::size_t j = first; j < last; ++j) {
       sorted.keys[j] = keys[entries[j].index];
       if (!values.empty()) sorted.values[j] = values[entries[j].index];
@@ -241,21 +175,11 @@ Check check_sorted(const std::vector<K>& got_keys, const std::vector<Value>& got
   const std::size_t n = reference.keys.size();
   if (got_keys.size() != n || got_values.size() != reference.values.size())
     return {false, "output size " + std::to_string(got_keys.size()) + ", want " + std::to_string(n)};
-  // Each chunk counts its own mismatches and notes its first; the first chunk with any has the first index.
-  const std::int64_t chunks = chunks_of(n);
-  std::vector<Mismatches> keys_wrong(static_cast<std::size_t>(chunks)), values_wrong(keys_wrong.size());
-  const bool with_values = !reference.values.empty();
-  for_each_chunk(chunks, [&](std::int64_t c) {
-    const std::size_t first = static_cast<std::size_t>(c) * kChunk;
-    const std::size_t last = std::min(n, first + kChunk);
-    Mismatches& keys = keys_wrong[static_cast<std::size_t>(c)];
-    Mismatches& values = values_wrong[static_cast<std::size_t>(c)];
-    for (std::size_t i = first; i < last; ++i) {
-      if (std::memcmp(&got_keys[i], &reference.keys[i], sizeof(K)) != 0) keys.add(i);
-      if (with_values && got_values[i] != reference.values[i]) values.add(i);
-    }
+  const Mismatches keys_total =
+      count_mismatches(n, [&](std::size_t i) { return std::memcmp(&got_keys[i], &reference.keys[i], sizeof(K)) != 0; });
+  const Mismatches values_total = reference.values.empty() ? Mismatches{} : count_mismatches(n, [&](std::size_t i) {
+    return got_values[i] != reference.values[i];
   });
-  const Mismatches keys_total = combine(keys_wrong, n), values_total = combine(values_wrong, n);
   const std::size_t key_errors = keys_total.count, first_key = keys_total.first;
   const std::size_t value_errors = values_total.count, first_value = values_total.first;
   if (key_errors == 0 && value_errors == 0) return {};

@@ -22,6 +22,7 @@
 #include "host/device_buffer.hpp"
 #include "host/multi_device.hpp"
 #include "host/parallel.hpp"
+#include "host/parallel_sort.hpp"
 #include "host/report.hpp"
 #include "host/sizes.hpp"
 #include "host/verify.hpp"
@@ -37,19 +38,20 @@
 namespace stepwise::multigpu {
 namespace {
 
-/// Copies @p count values from the device pointer @p data (on the current device) to the host.
+/// Copies @p count values from the device pointer @p data (on the current device) to @p host.
 template <class T>
-std::vector<T> download_from(const T* data, std::size_t count) {
-  std::vector<T> host(count);
-  if (count > 0) STEPWISE_CUDA_CHECK(cudaMemcpy(host.data(), data, count * sizeof(T), cudaMemcpyDeviceToHost));
-  return host;
+void download_to(T* host, const T* data, std::size_t count) {
+  if (count > 0) STEPWISE_CUDA_CHECK(cudaMemcpy(host, data, count * sizeof(T), cudaMemcpyDeviceToHost));
 }
 
-/// GPU g's part of @p all.
+/// GPU g's part of @p all, copied to a new buffer on the current device straight from @p all.
 template <class T>
-std::vector<T> part_of(const std::vector<T>& all, int gpus, int g) {
-  const auto first = all.begin() + static_cast<std::ptrdiff_t>(part_begin(all.size(), gpus, g));
-  return std::vector<T>(first, first + static_cast<std::ptrdiff_t>(part_size(all.size(), gpus, g)));
+DeviceBuffer<T> upload_part(const std::vector<T>& all, int gpus, int g) {
+  DeviceBuffer<T> part(part_size(all.size(), gpus, g));
+  if (part.size() > 0)
+    STEPWISE_CUDA_CHECK(
+        cudaMemcpy(part.data(), all.data() + part_begin(all.size(), gpus, g), part.bytes(), cudaMemcpyHostToDevice));
+  return part;
 }
 
 /// The report's header for a run of @p gpus GPUs.
@@ -125,7 +127,7 @@ class ScanProblem {
     ops_.memory = &memory_;
     for (int g = 0; g < gpus; ++g) {
       const ScopedDevice device(g);
-      in_.emplace_back(part_of(input_, gpus, g));
+      in_.push_back(upload_part(input_, gpus, g));
       out_.emplace_back(part_size(n, gpus, g));
       ops_.in.push_back(in_.back().data());
       ops_.out.push_back(out_.back().data());
@@ -152,23 +154,23 @@ class ScanProblem {
   }
 
   /// The concatenated parts (or GPU 0's whole array, for the one-GPU row) against the reference.
+  /// Every check downloads into the same host array, whose pages are mapped after the first.
   Check check_outputs(bool whole) {
-    std::vector<T> got;
+    got_.resize(n_);
     if (whole) {
       const ScopedDevice device(0);
-      got = whole_out_.download();
+      whole_out_.download_into(got_);
     } else {
       for (int g = 0; g < team_.size(); ++g) {
         const ScopedDevice device(g);
-        const std::vector<T> part = out_[static_cast<std::size_t>(g)].download();
-        got.insert(got.end(), part.begin(), part.end());
+        out_[static_cast<std::size_t>(g)].download_to(got_.data() + part_begin(n_, team_.size(), g));
       }
     }
     Check check;
     if constexpr (std::is_same_v<T, float>)
-      check = compare_within(got, sums_, scales_, 1.0);
+      check = compare_within(got_, sums_, scales_, 1.0);
     else
-      check = compare_exact(got, exact_);
+      check = compare_exact(got_, exact_);
     if (!check.passed) return check;
     return check_guard_zones();
   }
@@ -188,7 +190,7 @@ class ScanProblem {
       }
     } else {
       exact_.resize(n_);
-      inclusive_scan_on_cpu<Op>(input_.data(), exact_.data(), n_);
+      parallel_inclusive_scan_on_cpu<Op>(input_.data(), exact_.data(), n_);
     }
   }
 
@@ -196,6 +198,7 @@ class ScanProblem {
   std::size_t n_;
   std::vector<T> input_;
   std::vector<T> exact_;
+  std::vector<T> got_;  ///< the last check's download
   std::vector<double> sums_;
   std::vector<double> scales_;
   std::vector<ScanGpuMemory> memory_;
@@ -242,19 +245,9 @@ int run_scan_typed(Session& session, const Plan& plan, std::size_t n, int gpus) 
   return exit_code;
 }
 
-/// @p keys sorted on every host core: chunks sorted in parallel, then merged pairwise in rounds.
+/// @p keys sorted on every host core (parallel_sort).
 std::vector<std::uint32_t> sorted_on_cpu(std::vector<std::uint32_t> keys) {
-  constexpr int kChunks = 16;
-  const std::size_t n = keys.size();
-  const auto at = [&](int chunk) { return keys.begin() + static_cast<std::ptrdiff_t>(part_begin(n, kChunks, chunk)); };
-  for_each_chunk(kChunks, [&](std::int64_t c) { std::sort(at(static_cast<int>(c)), at(static_cast<int>(c) + 1)); });
-  for (int width = 1; width < kChunks; width *= 2)
-    for_each_chunk((kChunks + 2 * width - 1) / (2 * width), [&](std::int64_t pair) {
-      const int first = static_cast<int>(pair) * 2 * width;
-      const int middle = std::min(first + width, kChunks);
-      const int last = std::min(first + 2 * width, kChunks);
-      std::inplace_merge(at(first), at(middle), at(last));
-    });
+  parallel_sort(keys);
   return keys;
 }
 
@@ -263,12 +256,14 @@ std::vector<std::uint32_t> make_sort_keys(std::size_t n, std::uint64_t seed, Key
   const std::vector<std::int32_t> bits =
       random_ints(n, seed, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
   std::vector<std::uint32_t> keys(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t word = static_cast<std::uint32_t>(bits[i]);
-    keys[i] = kind == KeysOption::few     ? 0x01000193u * (1u + word % 16u)
-              : kind == KeysOption::equal ? 0x9e3779b9u
-                                          : word;
-  }
+  for_each_range(n, kHostChunk, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) {
+      const std::uint32_t word = static_cast<std::uint32_t>(bits[i]);
+      keys[i] = kind == KeysOption::few     ? 0x01000193u * (1u + word % 16u)
+                : kind == KeysOption::equal ? 0x9e3779b9u
+                                            : word;
+    }
+  });
   if (kind == KeysOption::sorted) keys = sorted_on_cpu(std::move(keys));
   return keys;
 }
@@ -302,7 +297,7 @@ class SortProblem {
     ops_.outcome = &outcome_;
     for (int g = 0; g < gpus; ++g) {
       const ScopedDevice device(g);
-      parts_.emplace_back(part_of(keys_, gpus, g));
+      parts_.push_back(upload_part(keys_, gpus, g));
       ops_.parts.push_back(parts_.back().data());
     }
     if (whole) {
@@ -329,15 +324,19 @@ class SortProblem {
     }
   }
 
-  /// The GPUs' outputs, concatenated in GPU order, against the sorted keys.
+  /// The GPUs' outputs, concatenated in GPU order, against the sorted keys. Every check
+  /// downloads into the same host array, whose pages are mapped after the first.
   Check check_outputs() {
-    std::vector<std::uint32_t> got;
+    std::size_t total = 0;
+    for (std::size_t g = 0; g < outcome_.outputs.size(); ++g) total += outcome_.plan.recv_totals[g];
+    got_.resize(total);
+    std::size_t at = 0;
     for (std::size_t g = 0; g < outcome_.outputs.size(); ++g) {
       const ScopedDevice device(static_cast<int>(g));
-      const std::vector<std::uint32_t> share = download_from(outcome_.outputs[g], outcome_.plan.recv_totals[g]);
-      got.insert(got.end(), share.begin(), share.end());
+      download_to(got_.data() + at, outcome_.outputs[g], outcome_.plan.recv_totals[g]);
+      at += outcome_.plan.recv_totals[g];
     }
-    const Check check = compare_exact(got, sorted_);
+    const Check check = compare_exact(got_, sorted_);
     if (!check.passed) return check;
     return check_guard_zones();
   }
@@ -347,6 +346,7 @@ class SortProblem {
   SortWorkspace workspace_;
   std::vector<std::uint32_t> keys_;
   std::vector<std::uint32_t> sorted_;
+  std::vector<std::uint32_t> got_;  ///< the last check's download
   SortOutcome outcome_;
   std::vector<DeviceBuffer<std::uint32_t>> parts_;
   DeviceBuffer<std::uint32_t> whole_in_;

@@ -5,8 +5,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "algorithm/hd.hpp"
+#include "host/parallel.hpp"
 
 namespace stepwise::multigpu {
 
@@ -44,6 +46,24 @@ void inclusive_scan_on_cpu(const typename Op::value_type* in, typename Op::value
     running = op(running, in[i]);
     out[i] = running;
   }
+}
+
+/// The same scan on every host core, for an associative @p op whose results do not depend on
+/// the grouping (WrappingSum: exact): every chunk of kHostChunk values scans on its own, then
+/// adds the total of the chunks before it. The reference of a scan of 2^32 values.
+template <class Op>
+void parallel_inclusive_scan_on_cpu(const typename Op::value_type* in, typename Op::value_type* out, std::size_t n,
+                                    Op op = {}) {
+  using T = typename Op::value_type;
+  for_each_range(n, kHostChunk, [&](std::size_t first, std::size_t last) {
+    inclusive_scan_on_cpu<Op>(in + first, out + first, last - first, op);
+  });
+  std::vector<T> before((n + kHostChunk - 1) / kHostChunk, Op::identity());
+  for (std::size_t c = 1; c < before.size(); ++c) before[c] = op(before[c - 1], out[c * kHostChunk - 1]);
+  for_each_range(n, kHostChunk, [&](std::size_t first, std::size_t last) {
+    const T offset = before[first / kHostChunk];
+    for (std::size_t i = first; i < last; ++i) out[i] = op(offset, out[i]);
+  });
 }
 
 }  // namespace stepwise::multigpu

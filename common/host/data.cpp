@@ -1,5 +1,6 @@
 #include "host/data.hpp"
 
+#include "host/parallel.hpp"
 #include "host/sizes.hpp"
 
 #include <cstdlib>
@@ -14,8 +15,10 @@ std::vector<std::int32_t> random_ints(std::size_t n, std::uint64_t seed, std::in
   const std::uint64_t span = static_cast<std::uint64_t>(static_cast<std::int64_t>(hi) - lo) + 1;
   const std::uint64_t stream = splitmix64(seed);
   std::vector<std::int32_t> values(n);
-  for (std::size_t i = 0; i < n; ++i)
-    values[i] = static_cast<std::int32_t>(lo + static_cast<std::int64_t>(splitmix64(stream + i) % span));
+  for_each_range(n, kHostChunk, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i)
+      values[i] = static_cast<std::int32_t>(lo + static_cast<std::int64_t>(splitmix64(stream + i) % span));
+  });
   return values;
 }
 
@@ -23,11 +26,13 @@ std::vector<float> random_floats(std::size_t n, std::uint64_t seed, float lo, fl
   if (!(lo < hi)) throw std::invalid_argument("random_floats: need lo < hi");
   const std::uint64_t stream = splitmix64(seed ^ 0x5DEECE66Dull);
   std::vector<float> values(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double unit = static_cast<double>(splitmix64(stream + i) >> 11) * 0x1.0p-53;  // [0, 1)
-    values[i] = static_cast<float>(lo + unit * (static_cast<double>(hi) - lo));
-    if (values[i] >= hi) values[i] = lo;  // rounding to float can reach hi
-  }
+  for_each_range(n, kHostChunk, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) {
+      const double unit = static_cast<double>(splitmix64(stream + i) >> 11) * 0x1.0p-53;  // [0, 1)
+      values[i] = static_cast<float>(lo + unit * (static_cast<double>(hi) - lo));
+      if (values[i] >= hi) values[i] = lo;  // rounding to float can reach hi
+    }
+  });
   return values;
 }
 

@@ -24,10 +24,12 @@ constexpr std::uint64_t seeded_hash(std::uint64_t seed, std::uint64_t stream, st
   return splitmix64(splitmix64(seed ^ (stream * 0xD1B54A32D192ED03ull)) + index);
 }
 
-/// @p n integers drawn uniformly from [lo, hi] (inclusive), reproducible from @p seed.
+/// @p n integers drawn uniformly from [lo, hi] (inclusive), reproducible from @p seed: element i
+/// depends on (seed, i) alone, so they are drawn on every host core.
 std::vector<std::int32_t> random_ints(std::size_t n, std::uint64_t seed, std::int32_t lo, std::int32_t hi);
 
-/// @p n floats drawn uniformly from [lo, hi), reproducible from @p seed.
+/// @p n floats drawn uniformly from [lo, hi), reproducible from @p seed (element i from (seed, i)
+/// alone, drawn on every host core).
 std::vector<float> random_floats(std::size_t n, std::uint64_t seed, float lo, float hi);
 
 /// A fresh seed for tests (from std::random_device), unless the environment variable

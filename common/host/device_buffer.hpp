@@ -86,6 +86,11 @@ class DeviceBuffer {
     host.resize(count_);
     if (count_ > 0) STEPWISE_CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
   }
+  /// Copies the whole buffer to @p host, which holds size() elements (synchronizes): one part of
+  /// a larger host array.
+  void download_to(T* host) const {
+    if (count_ > 0) STEPWISE_CUDA_CHECK(cudaMemcpy(host, data_, bytes(), cudaMemcpyDeviceToHost));
+  }
   /// Sets every byte to @p byte, in stream order.
   void fill_bytes(unsigned char byte, cudaStream_t stream = nullptr) {
     if (count_ > 0) STEPWISE_CUDA_CHECK(cudaMemsetAsync(data_, byte, bytes(), stream));

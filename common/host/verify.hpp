@@ -1,6 +1,8 @@
 /// @file verify.hpp
 /// Comparing a stage's output with the CPU reference. Integers must match exactly;
-/// floating point must lie within a stated tolerance of a double-precision reference.
+/// floating point must lie within a stated tolerance of a double-precision reference. The
+/// comparisons run on every host core, so that the checks before and after timing stay short at
+/// 2^30 elements and more.
 #pragma once
 
 #include <cmath>
@@ -8,6 +10,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "host/parallel.hpp"
 
 namespace stepwise {
 
@@ -28,20 +32,42 @@ std::string describe_mismatch(std::size_t first, std::size_t count, std::size_t 
 }
 }  // namespace detail
 
+/// The mismatches of a comparison: how many, and the index of the first.
+struct Mismatches {
+  std::size_t count = 0;
+  std::size_t first = 0;
+  void add(std::size_t index) {
+    if (count++ == 0) first = index;
+  }
+};
+
+/// The indices i of [0, @p n) where @p differs(i) is true, counted on every host core
+/// (for_each_range over chunks of kHostChunk): each chunk counts its own and notes its first, and
+/// the first chunk with any holds the first index. @p differs must be safe to call concurrently.
+template <class Differs>
+Mismatches count_mismatches(std::size_t n, Differs differs) {
+  std::vector<Mismatches> chunks((n + kHostChunk - 1) / kHostChunk);
+  for_each_range(n, kHostChunk, [&](std::size_t first, std::size_t last) {
+    Mismatches& chunk = chunks[first / kHostChunk];
+    for (std::size_t i = first; i < last; ++i)
+      if (differs(i)) chunk.add(i);
+  });
+  Mismatches total;
+  for (const Mismatches& chunk : chunks) {
+    if (chunk.count != 0 && total.count == 0) total.first = chunk.first;
+    total.count += chunk.count;
+  }
+  return total;
+}
+
 /// Exact comparison (integers, or anything with operator==). Sizes must agree.
 template <class T>
 Check compare_exact(const std::vector<T>& got, const std::vector<T>& want) {
   if (got.size() != want.size())
     return {false, "size " + std::to_string(got.size()) + ", want " + std::to_string(want.size())};
-  std::size_t mismatches = 0;
-  std::size_t first = 0;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    if (!(got[i] == want[i])) {
-      if (mismatches++ == 0) first = i;
-    }
-  }
-  if (mismatches == 0) return {};
-  return {false, detail::describe_mismatch(first, mismatches, got.size(), got[first], want[first])};
+  const Mismatches wrong = count_mismatches(got.size(), [&](std::size_t i) { return !(got[i] == want[i]); });
+  if (wrong.count == 0) return {};
+  return {false, detail::describe_mismatch(wrong.first, wrong.count, got.size(), got[wrong.first], want[wrong.first])};
 }
 
 /// Floating-point comparison against a double-precision reference:
@@ -53,17 +79,14 @@ Check compare_within(const std::vector<T>& got, const std::vector<double>& want,
                      double tolerance) {
   if (got.size() != want.size() || scale.size() != want.size())
     return {false, "size " + std::to_string(got.size()) + ", want " + std::to_string(want.size())};
-  std::size_t mismatches = 0;
-  std::size_t first = 0;
-  for (std::size_t i = 0; i < got.size(); ++i) {
+  const Mismatches wrong = count_mismatches(got.size(), [&](std::size_t i) {
     const double error = std::fabs(static_cast<double>(got[i]) - want[i]);
-    if (!(error <= tolerance * scale[i])) {  // written so that NaN fails
-      if (mismatches++ == 0) first = i;
-    }
-  }
-  if (mismatches == 0) return {};
+    return !(error <= tolerance * scale[i]);  // written so that NaN fails
+  });
+  if (wrong.count == 0) return {};
+  const std::size_t first = wrong.first;
   return {false,
-          detail::describe_mismatch(first, mismatches, got.size(), static_cast<double>(got[first]), want[first]) +
+          detail::describe_mismatch(first, wrong.count, got.size(), static_cast<double>(got[first]), want[first]) +
               " (tolerance " + std::to_string(tolerance) + " x " + std::to_string(scale[first]) + ")"};
 }
 

@@ -21,9 +21,11 @@
 #include "analysis.hpp"
 #include "chapter.hpp"
 #include "cli_checks.hpp"
+#include "host/data.hpp"
 #include "host/report.hpp"
 #include "model.hpp"
 #include "ring.hpp"
+#include "scan_ops.hpp"
 #include "sweep_report.hpp"
 
 using namespace stepwise;
@@ -208,6 +210,19 @@ TEST_CASE("the references: int32 wraps mod 2^32, float32 sums in double with the
   CHECK(float_tolerance(2) == doctest::Approx(std::ldexp(1.0, -24)).epsilon(1e-6));
   // The tolerance can fail: a sum that misses one GPU's term of magnitude ~1 is far outside it.
   CHECK(float_tolerance(8) * 8.0 < 1e-5);
+}
+
+TEST_CASE("the scan's reference on every core equals the serial one, wrapping across its chunks") {
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, 3 * kHostChunk + 5}) {
+    CAPTURE(n);
+    const std::vector<std::int32_t> input =
+        random_ints(n, 9, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
+    std::vector<std::int32_t> serial(n), parallel(n);
+    inclusive_scan_on_cpu<WrappingSum>(input.data(), serial.data(), n);
+    parallel_inclusive_scan_on_cpu<WrappingSum>(input.data(), parallel.data(), n);
+    CHECK(parallel == serial);
+    if (n >= 1000) CHECK(std::set<std::int32_t>(serial.end() - 100, serial.end()).size() > 90);  // not constant
+  }
 }
 
 TEST_CASE("the report: algbw = bytes / time, busbw = algbw x 2(G-1)/G, and a fit per stage over its sizes") {
